@@ -1,0 +1,7 @@
+"""cardsmith: a language and toolchain for tabletop card-game designers.
+
+A designer writes cards and rules in `.cards` files; cardsmith parses them into a typed
+IR, checks them like a compiler, and hands the checked IR to the engine and printables.
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,201 @@
+"""The cardsmith command line (typer): the only layer that prints.
+
+Data goes to stdout, diagnostics and progress to stderr. Exit codes: 0 clean
+(warnings allowed), 1 errors in the input, 2 bad usage. Colour follows the terminal
+and honours NO_COLOR. No input ever produces a Python traceback: anything unexpected
+is reported as an internal error with a request to file a bug.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cardsmith import __version__
+from cardsmith.compiler.api import CheckResult, check_game
+from cardsmith.compiler.loader import LoadError
+from cardsmith.dsl.diagnostics import Diagnostic, Severity, render
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="cardsmith: write card games as text; check, play and print them.")
+
+EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
+
+
+class OutputFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+def _color() -> bool:
+    return "NO_COLOR" not in os.environ and sys.stderr.isatty()
+
+
+def _err(message: str) -> None:
+    typer.echo(message, err=True)
+
+
+def _usage_error(exc: LoadError) -> typer.Exit:
+    _err(f"error: {exc.message}")
+    if exc.hint:
+        _err(f"  = hint: {exc.hint}")
+    return typer.Exit(EXIT_USAGE)
+
+
+def _print_diagnostics(result: CheckResult) -> None:
+    color = _color()
+    for d in result.diagnostics:
+        _err(render(d, result.sources, color=color))
+        _err("")
+
+
+def _summary(label: str, diagnostics: list[Diagnostic]) -> str:
+    errors = sum(1 for d in diagnostics if d.severity is Severity.ERROR)
+    warnings = len(diagnostics) - errors
+    if errors:
+        return f"{label}: {errors} error(s), {warnings} warning(s)"
+    return f"{label}: ok" + (f", {warnings} warning(s)" if warnings else "")
+
+
+@app.command()
+def check(
+    targets: Annotated[list[str], typer.Argument(help="game folders, .cards files or library game names")],
+    output: Annotated[OutputFormat, typer.Option("--format", help="text or json")] = OutputFormat.text,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="ignore the result cache")] = False,
+) -> None:
+    """Check games: every error in one run, with locations and hints."""
+    all_diagnostics: list[Diagnostic] = []
+    failed = False
+    for target in targets:
+        try:
+            result = check_game(target, use_cache=not no_cache)
+        except LoadError as exc:
+            raise _usage_error(exc) from None
+        all_diagnostics.extend(result.diagnostics)
+        if output is OutputFormat.text:
+            _print_diagnostics(result)
+            _err(_summary(target, result.diagnostics))
+        failed = failed or not result.ok
+    if output is OutputFormat.json:
+        typer.echo(json.dumps([d.to_json() for d in all_diagnostics], indent=2))
+    raise typer.Exit(EXIT_INPUT if failed else EXIT_OK)
+
+
+@app.command()
+def export(
+    target: Annotated[str, typer.Argument(help="a game folder or library game name")],
+    output: Annotated[OutputFormat, typer.Option("--format", help="json (the only export format)")]
+    = OutputFormat.json,
+) -> None:
+    """Print the checked IR of a game as JSON (see `cardsmith schema`)."""
+    from cardsmith.compiler.export import export_game
+
+    try:
+        result = check_game(target)
+    except LoadError as exc:
+        raise _usage_error(exc) from None
+    if not result.ok or result.game is None:
+        _print_diagnostics(result)
+        _err(_summary(target, result.diagnostics))
+        raise typer.Exit(EXIT_INPUT)
+    if output is not OutputFormat.json:
+        _err("error: export writes JSON only")
+        raise typer.Exit(EXIT_USAGE)
+    typer.echo(export_game(result.game).model_dump_json(indent=2))
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of `cardsmith export`."""
+    from cardsmith.compiler.export import export_schema
+
+    typer.echo(json.dumps(export_schema(), indent=2))
+
+
+@app.command()
+def fmt(
+    paths: Annotated[list[Path], typer.Argument(help=".cards files or folders")],
+    check_only: Annotated[bool, typer.Option("--check", help="exit 1 if a file would change")] = False,
+    stdout: Annotated[bool, typer.Option("--stdout", help="print the result instead of writing")] = False,
+) -> None:
+    """Rewrite .cards files in canonical form, keeping comments (idempotent)."""
+    from cardsmith.dsl.diagnostics import DiagnosticSink
+    from cardsmith.dsl.format import format_source
+    from cardsmith.dsl.structure import decode_source
+    from cardsmith.util.atomic import write_text_atomic
+
+    files: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            files.extend(sorted(p.rglob("*.cards")))
+        elif p.is_file():
+            files.append(p)
+        else:
+            _err(f"error: no such file or folder: {p}")
+            raise typer.Exit(EXIT_USAGE)
+    changed = 0
+    failed = False
+    for f in files:
+        sink = DiagnosticSink()
+        source = decode_source(str(f), f.read_bytes(), sink)
+        formatted = format_source(source, sink) if source is not None else None
+        if formatted is None or sink.has_errors:
+            failed = True
+            for d in sink.items:
+                _err(render(d, {str(f): source} if source else {}, color=_color()))
+            continue
+        assert source is not None
+        if stdout:
+            typer.echo(formatted, nl=False)
+        elif formatted != source.text:
+            changed += 1
+            if check_only:
+                _err(f"would reformat {f}")
+            else:
+                write_text_atomic(f, formatted)
+                _err(f"formatted {f}")
+    if failed:
+        raise typer.Exit(EXIT_INPUT)
+    if check_only and changed:
+        raise typer.Exit(EXIT_INPUT)
+
+
+def version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"cardsmith {__version__}")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _main(
+    version: Annotated[bool, typer.Option("--version", callback=version_callback, is_eager=True,
+                                          help="show the version")] = False,
+) -> None:
+    """cardsmith: write card games as text; check, play and print them."""
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        _err("interrupted")
+        sys.exit(130)
+    except SystemExit:
+        raise
+    except RecursionError:
+        _err("error: the input is nested too deeply to process")
+        sys.exit(EXIT_INPUT)
+    except Exception as exc:  # noqa: BLE001 - last line of defence: never a traceback
+        _err(f"internal error: {type(exc).__name__}: {exc}")
+        _err("  = hint: this is a bug in cardsmith; please report it with the input that caused it")
+        sys.exit(70)
+
+
+if __name__ == "__main__":
+    main()

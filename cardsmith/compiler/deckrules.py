@@ -1,0 +1,82 @@
+"""Prove, at compile time, that a game's deck rules can be met at all.
+
+If every eligible card at its copy limit still cannot fill the minimum deck size, no
+player can ever build a legal deck: that is a contradiction in the rules (CS0801),
+reported where the size is declared, with the numbers that show it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardsmith.compiler.static_eval import NotStatic, StaticEnv, as_bounds
+from cardsmith.dsl import ir
+from cardsmith.dsl.diagnostics import DiagnosticSink
+
+
+def eligible_cards(game: ir.Game, env: StaticEnv, factions: list[Any]) -> list[tuple[ir.CardDecl, int]]:
+    """Cards a main deck may hold, with each card's copy limit, for the given factions."""
+    rules = game.deck
+    assert rules is not None
+    side_types = {t for s in rules.sections if not s.counts_toward_size for t in s.types}
+    out: list[tuple[ir.CardDecl, int]] = []
+    for card in game.cards:
+        if card.type in side_types:
+            continue
+        scope = {"card": card, "factions": factions}
+        if rules.excluded is not None and env.eval(rules.excluded, scope):
+            continue
+        if rules.allow is not None and not env.eval(rules.allow, scope):
+            continue
+        limit = env.eval(rules.copies, scope) if rules.copies is not None else None
+        out.append((card, int(limit) if limit is not None else 10**6))
+    return out
+
+
+def check_deck_satisfiable(game: ir.Game, sink: DiagnosticSink) -> None:
+    rules = game.deck
+    if rules is None or rules.size is None:
+        return
+    env = StaticEnv(game)
+    try:
+        low, _high = as_bounds(env.eval(rules.size, {}))
+    except NotStatic:
+        return
+    if low is None or low <= 0:
+        return
+    choices = _faction_choices(game, env)
+    best: tuple[int, str] | None = None
+    try:
+        for label, factions in choices:
+            capacity = sum(limit for _card, limit in eligible_cards(game, env, factions))
+            if best is None or capacity > best[0]:
+                best = (capacity, label)
+            if capacity >= low:
+                return
+    except NotStatic:
+        return
+    if best is None:
+        return
+    capacity, label = best
+    where = f" (best case: {label})" if label else ""
+    sink.error(rules.size.span, "CS0801",
+               f"no legal deck exists: the rules ask for at least {low} cards but at most "
+               f"{capacity} eligible cards are allowed{where}",
+               "add cards, raise copy limits, or lower the minimum size")
+
+
+def _faction_choices(game: ir.Game, env: StaticEnv) -> list[tuple[str, list[Any]]]:
+    """One entry per card that can head the deck's first section (e.g. each fortress)."""
+    rules = game.deck
+    assert rules is not None
+    first = rules.sections[0] if rules.sections else None
+    if first is None or not first.types or first.counts_toward_size:
+        return [("", [])]
+    heads = [c for c in game.cards if c.type in first.types]
+    if not heads:
+        return [("", [])]
+    out = []
+    for head in heads:
+        faction = env.card_value(head, "faction")
+        out.append((head.name, [faction] if faction is not None else []))
+    return out

@@ -1,0 +1,102 @@
+"""Find a game's files: by path, or by name in the standard library.
+
+A game is a folder of `.cards` files. An expansion is a folder whose files declare
+`expansion "..." { base: game_id }`; it is loaded together with its base game. The
+standard library ships inside the package (`cardsmith/library`, mapped from the
+repository's `library/`), so `cardsmith check kingdom_combat` works after a plain install.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from cardsmith.dsl.diagnostics import did_you_mean
+
+_EXPANSION_BASE = re.compile(rb"^\s*base\s*:\s*([A-Za-z_][A-Za-z0-9_]*)", re.MULTILINE)
+_EXPANSION_HEAD = re.compile(rb"^expansion\s+\"", re.MULTILINE)
+_GAME_HEAD = re.compile(rb"^game\s+\"", re.MULTILINE)
+
+
+class LoadError(Exception):
+    """The command-line target does not name a game (bad usage, exit 2)."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+@dataclass(frozen=True)
+class GameFiles:
+    """The files that make up one check: base game files, then expansion files."""
+
+    root: Path
+    files: list[Path]
+    expansion_roots: list[Path]
+
+
+def library_roots() -> list[Path]:
+    here = Path(__file__).resolve().parent.parent
+    roots = [here / "library", here.parent / "library"]
+    extra = os.environ.get("CARDSMITH_LIBRARY")
+    if extra:
+        roots = [Path(p) for p in extra.split(os.pathsep) if p] + roots
+    return [r for r in roots if r.is_dir()]
+
+
+def library_games() -> dict[str, Path]:
+    games: dict[str, Path] = {}
+    for root in library_roots():
+        for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+            if any(_GAME_HEAD.search(f.read_bytes()) for f in _cards_files(folder)):
+                games.setdefault(folder.name, folder)
+    return games
+
+
+def _cards_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*.cards") if p.is_file())
+
+
+def resolve(target: str) -> GameFiles:
+    path = Path(target)
+    if path.exists():
+        folder = path if path.is_dir() else path.parent
+        return _with_base(folder.resolve())
+    games = library_games()
+    if target in games:
+        return _with_base(games[target])
+    hint = did_you_mean(target, games) or (
+        "library games: " + ", ".join(sorted(games)) if games else None)
+    raise LoadError(f"'{target}' is neither a file, a folder, nor a game in the library", hint)
+
+
+def _with_base(folder: Path) -> GameFiles:
+    files = _cards_files(folder)
+    if not files:
+        raise LoadError(f"no .cards files in '{folder}'",
+                        "a game is a folder of .cards files")
+    base_name = None
+    is_game = False
+    for f in files:
+        data = f.read_bytes()[:200_000]
+        if _GAME_HEAD.search(data):
+            is_game = True
+        if _EXPANSION_HEAD.search(data):
+            match = _EXPANSION_BASE.search(data)
+            if match:
+                base_name = match.group(1).decode()
+    if is_game or base_name is None:
+        return GameFiles(folder, files, [])
+    games = library_games()
+    base = games.get(base_name)
+    if base is None:
+        sibling = folder.parent / base_name
+        if sibling.is_dir():
+            base = sibling
+    if base is None:
+        raise LoadError(f"expansion in '{folder}' names unknown base game '{base_name}'",
+                        did_you_mean(base_name, games))
+    return GameFiles(base, _cards_files(base) + files, [folder])

@@ -1,0 +1,105 @@
+"""Diagnostics: what cardsmith tells a designer when something is wrong.
+
+Modelled on rustc/Elm: a code, a message, the source line with carets under the span,
+and a hint. Everything that can go wrong with input becomes one of these — never a
+traceback — and every stage reports all it finds, not just the first problem.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from enum import Enum
+
+from pydantic import BaseModel, ConfigDict
+
+from cardsmith.dsl.source import SourceFile, Span
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+class Diagnostic(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    span: Span
+    severity: Severity
+    code: str
+    message: str
+    hint: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "path": self.span.file,
+            "line": self.span.line,
+            "column": self.span.column,
+            "end_line": self.span.end_line,
+            "end_column": self.span.end_column,
+            "severity": self.severity.value,
+            "code": self.code,
+            "message": self.message,
+            "hint": self.hint,
+        }
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
+    """A hint naming the closest candidate, compared case-insensitively."""
+    pool = {c.lower(): c for c in candidates if c}
+    matches = difflib.get_close_matches(name.lower(), list(pool), n=1, cutoff=0.6)
+    if matches:
+        return f"did you mean '{pool[matches[0]]}'?"
+    return None
+
+
+class DiagnosticSink:
+    """Collects diagnostics from every stage of a run."""
+
+    def __init__(self) -> None:
+        self.items: list[Diagnostic] = []
+
+    def error(self, span: Span, code: str, message: str, hint: str | None = None) -> None:
+        self.items.append(Diagnostic(span=span, severity=Severity.ERROR, code=code,
+                                     message=message, hint=hint))
+
+    def warning(self, span: Span, code: str, message: str, hint: str | None = None) -> None:
+        self.items.append(Diagnostic(span=span, severity=Severity.WARNING, code=code,
+                                     message=message, hint=hint))
+
+    def extend(self, items: Iterable[Diagnostic]) -> None:
+        self.items.extend(items)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity is Severity.ERROR for d in self.items)
+
+    def sorted(self) -> list[Diagnostic]:
+        return sorted(self.items, key=lambda d: (d.span.file, d.span.line, d.span.column, d.code))
+
+
+def render(diagnostic: Diagnostic, sources: dict[str, SourceFile], color: bool = False) -> str:
+    """Render one diagnostic the way a compiler would, with a caret snippet."""
+    span = diagnostic.span
+    red, yellow, blue, bold, reset = ("\x1b[31m", "\x1b[33m", "\x1b[34m", "\x1b[1m", "\x1b[0m") \
+        if color else ("", "", "", "", "")
+    sev_color = red if diagnostic.severity is Severity.ERROR else yellow
+    head = (f"{bold}{span.file}:{span.line}:{span.column}:{reset} "
+            f"{sev_color}{bold}{diagnostic.severity.value}[{diagnostic.code}]{reset}"
+            f"{bold}: {diagnostic.message}{reset}")
+    lines = [head]
+    source = sources.get(span.file)
+    if source is not None:
+        text = source.line_text(span.line).expandtabs(1)
+        if len(text) > 200:
+            text = text[:200] + "…"
+        gutter = str(span.line)
+        pad = " " * len(gutter)
+        width = (span.end_column - span.column) if span.end_line == span.line else len(text) - span.column + 1
+        width = max(1, min(width, max(1, len(text) - span.column + 1)))
+        lines.append(f"{blue}{pad} |{reset}")
+        lines.append(f"{blue}{gutter} |{reset} {text}")
+        lines.append(f"{blue}{pad} |{reset} {' ' * (span.column - 1)}{sev_color}{'^' * width}{reset}")
+    if diagnostic.hint:
+        lines.append(f"{blue}  = hint:{reset} {diagnostic.hint}")
+    return "\n".join(lines)
