@@ -17,6 +17,7 @@ from cardsmith.dsl.build import Builder
 from cardsmith.dsl.diagnostics import Diagnostic, DiagnosticSink, Severity
 from cardsmith.dsl.source import SourceFile
 from cardsmith.dsl.structure import Entry, decode_source, parse_entries
+from cardsmith.util.gcpause import paused_gc
 
 CORE_PATH = "<core>/core.cards"
 
@@ -60,6 +61,11 @@ def _core_source() -> SourceFile:
 
 def check_sources(named: list[tuple[str, bytes]]) -> CheckResult:
     """Check a game given as (display path, bytes) pairs, core prelude included."""
+    with paused_gc():
+        return _check_sources(named)
+
+
+def _check_sources(named: list[tuple[str, bytes]]) -> CheckResult:
     sink = DiagnosticSink()
     sources: dict[str, SourceFile] = {}
     parsed: list[list[Entry]] = []

@@ -27,6 +27,11 @@ Scope = dict[str, str]
 
 NUMERIC = {"number", "dice", "any"}
 SINGLE_DETS = {"target", "a", "an", "any", "random", "another"}
+# Actions the engine offers by itself: `activate` uses a card's activated abilities,
+# `pass` ends the player's part in the stage.
+ENGINE_ACTIONS = {"activate", "pass"}
+# Query nouns that select players rather than cards.
+PLAYER_NOUNS = {"player", "players", "opponent", "opponents"}
 # Parameter types whose argument is a *name* (of a counter, status, ...) not a value.
 NAME_PARAMS = {"counter", "status", "keyword", "field", "stage", "region"}
 
@@ -106,8 +111,8 @@ class Checker:
                     self.infer(value, self.base_scope())
         for sc in g.scenarios:
             scope = self.base_scope()
-            self.block(sc.setup, scope)
-            self.block(sc.body, scope)
+            self.block(sc.setup, scope, share=True)
+            self.block(sc.body, scope, share=True)
         for m in g.modes:
             for name, value in m.overrides.items():
                 if name not in self.sym.params:
@@ -379,7 +384,7 @@ class Checker:
             self.expect_type(stage.skip, self.base_scope(), {"bool", "any"}, "a skip condition")
         for action in stage.actions:
             self.use("action", action)
-            if action not in self.sym.actions:
+            if action not in self.sym.actions and action not in ENGINE_ACTIONS:
                 self.error(stage.span, "CS0202", f"stage '{stage.name}' allows unknown action '{action}'",
                            did_you_mean(action, self.sym.actions))
         for step in stage.steps:
@@ -431,11 +436,12 @@ class Checker:
 
     def check_layout(self, layout: ir.LayoutDecl) -> None:
         scope: Scope = {"card": "card"}
-        for value in layout.properties.values():
-            self.infer(value, scope)
+        for key, value in layout.properties.items():
+            if not _style_word(key, value):
+                self.infer(value, scope)
         for region in layout.regions:
             for key, value in region.properties.items():
-                if key != "font":
+                if not _style_word(key, value):
                     self.infer(value, scope)
 
     # ------------------------------------------------------------ statements
@@ -678,6 +684,10 @@ class Checker:
             for word in e.words:
                 self.check_adjective(word, e.span, allow_nouns=True)
             return "bool"
+        if isinstance(e, ir.Conditional):
+            self.expect_type(e.condition, scope, {"bool", "any"}, "a condition")
+            then, otherwise = self.infer(e.then, scope), self.infer(e.otherwise, scope)
+            return then if then == otherwise else "any"
         if isinstance(e, ir.RangeExpr):
             for side in (e.low, e.high):
                 if side is not None:
@@ -847,10 +857,21 @@ class Checker:
 
     def infer_query(self, e: ir.Query, scope: Scope) -> str:
         noun = e.noun.lower()
+        if noun in PLAYER_NOUNS:
+            for word in e.adjectives:
+                if word not in ("other", "eliminated", "active"):
+                    self.error(e.span, "CS0202", f"unknown quality '{word}' for players",
+                               "players can be other, eliminated or active")
+            if e.zone is not None:
+                self.error(e.zone.span, "CS0301", "players are not in a zone")
+            if e.count is not None:
+                self.expect_type(e.count, scope, NUMERIC, "a count")
+            if e.where is not None:
+                self.expect_type(e.where, {**scope, "it": "player"}, {"bool", "any"}, "a where clause")
+            single = e.det in SINGLE_DETS and (e.count is None or not e.up_to and _is_one(e.count))
+            return "player" if single else "players"
         if noun not in self.sym.nouns:
             hint = did_you_mean(noun, self.sym.nouns)
-            if noun in ("player", "players"):
-                hint = "use players, or choose p from players"
             self.error(e.span, "CS0202", f"unknown kind of card '{e.noun}'", hint)
         else:
             type_name = self.sym.nouns[noun]
@@ -920,8 +941,19 @@ class Checker:
                     continue
                 if kind == "action" and d.name in self.sym.actions and _action_by_card(d):
                     continue
+                if kind == "zone" and d.stack:
+                    continue
                 self.sink.warning(d.span, "CS0901", f"{label} '{d.name}' is never used",
                                   "remove it, or use it in a rule or card")
+
+
+# Layout properties whose value is a style word (`shape: circle`), not an expression.
+STYLE_KEYS = {"size", "font", "shape", "align", "valign", "style", "orientation", "fit", "fill",
+              "icon", "weight", "corner", "kind", "side"}
+
+
+def _style_word(key: str, value: ir.Expr) -> bool:
+    return key in STYLE_KEYS and isinstance(value, ir.Ref | ir.Text)
 
 
 def _action_by_card(d: ir.ActionDecl) -> bool:

@@ -14,8 +14,13 @@ from cardsmith.dsl import ir
 from cardsmith.dsl.diagnostics import DiagnosticSink
 
 
-def eligible_cards(game: ir.Game, env: StaticEnv, factions: list[Any]) -> list[tuple[ir.CardDecl, int]]:
-    """Cards a main deck may hold, with each card's copy limit, for the given factions."""
+def eligible_cards(game: ir.Game, env: StaticEnv,
+                   factions: list[Any] | None) -> list[tuple[ir.CardDecl, int]]:
+    """Cards a main deck may hold, with each card's copy limit, for the given factions.
+
+    `factions` is None when no section heads the deck; a rule that reads it is then not
+    decidable at compile time (NotStatic).
+    """
     rules = game.deck
     assert rules is not None
     side_types = {t for s in rules.sections if not s.counts_toward_size for t in s.types}
@@ -23,7 +28,9 @@ def eligible_cards(game: ir.Game, env: StaticEnv, factions: list[Any]) -> list[t
     for card in game.cards:
         if card.type in side_types:
             continue
-        scope = {"card": card, "factions": factions}
+        scope: dict[str, Any] = {"card": card}
+        if factions is not None:
+            scope["factions"] = factions
         if rules.excluded is not None and env.eval(rules.excluded, scope):
             continue
         if rules.allow is not None and not env.eval(rules.allow, scope):
@@ -33,13 +40,28 @@ def eligible_cards(game: ir.Game, env: StaticEnv, factions: list[Any]) -> list[t
     return out
 
 
+def main_size(rules: ir.DeckRules) -> ir.Expr | None:
+    """The main deck's size rule: `size:` of the deck, or of its main section.
+
+    The main section is the one that counts toward the size and is not limited to some
+    card types (a Fortress or Garrison section is limited; the Deck section is not).
+    """
+    if rules.size is not None:
+        return rules.size
+    for section in rules.sections:
+        if section.counts_toward_size and not section.types and not section.within:
+            return section.count
+    return None
+
+
 def check_deck_satisfiable(game: ir.Game, sink: DiagnosticSink) -> None:
     rules = game.deck
-    if rules is None or rules.size is None:
+    size = main_size(rules) if rules is not None else None
+    if rules is None or size is None:
         return
     env = StaticEnv(game)
     try:
-        low, _high = as_bounds(env.eval(rules.size, {}))
+        low, _high = as_bounds(env.eval(size, {}))
     except NotStatic:
         return
     if low is None or low <= 0:
@@ -59,23 +81,23 @@ def check_deck_satisfiable(game: ir.Game, sink: DiagnosticSink) -> None:
         return
     capacity, label = best
     where = f" (best case: {label})" if label else ""
-    sink.error(rules.size.span, "CS0801",
+    sink.error(size.span, "CS0801",
                f"no legal deck exists: the rules ask for at least {low} cards but at most "
                f"{capacity} eligible cards are allowed{where}",
                "add cards, raise copy limits, or lower the minimum size")
 
 
-def _faction_choices(game: ir.Game, env: StaticEnv) -> list[tuple[str, list[Any]]]:
+def _faction_choices(game: ir.Game, env: StaticEnv) -> list[tuple[str, list[Any] | None]]:
     """One entry per card that can head the deck's first section (e.g. each fortress)."""
     rules = game.deck
     assert rules is not None
     first = rules.sections[0] if rules.sections else None
     if first is None or not first.types or first.counts_toward_size:
-        return [("", [])]
+        return [("", None)]
     heads = [c for c in game.cards if c.type in first.types]
     if not heads:
-        return [("", [])]
-    out = []
+        return [("", None)]
+    out: list[tuple[str, list[Any] | None]] = []
     for head in heads:
         faction = env.card_value(head, "faction")
         out.append((head.name, [faction] if faction is not None else []))

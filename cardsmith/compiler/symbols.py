@@ -27,7 +27,8 @@ GLOBAL_BUILTINS = {
     "factions": "list", "winner": "player", "none": "none", "mode": "text",
     "player_count": "number",
     "player1": "player", "player2": "player", "player3": "player", "player4": "player",
-    "player5": "player", "player6": "player", "it": "card",
+    "player5": "player", "player6": "player", "it": "card", "game_over": "bool", "drawn": "bool",
+    "active_player": "player",
 }
 QUERY_ADJECTIVES = {"friendly", "enemy", "other", "token", "tokens", "attached", "unattached",
                     "face_down", "face_up"}
@@ -39,7 +40,8 @@ FUNCTION_RESULTS = {
     "size": "number", "first": "card", "last": "card", "values": "list", "abs": "number",
     "floor": "number", "ceil": "number", "distance": "number", "cell": "cell", "position": "cell",
     "card_at": "card", "has_keyword": "bool", "keyword_value": "number", "opponents": "players",
-    "next_player": "player", "create": "card", "in_region": "bool",
+    "next_player": "player", "create": "card", "in_region": "bool", "catalog": "list",
+    "rank": "number", "copies_of": "number",
 }
 
 TYPE_NAMES = {"number", "text", "bool", "player", "players", "card", "cards", "zone", "counter",

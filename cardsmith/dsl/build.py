@@ -15,12 +15,13 @@ from typing import Any
 
 from lark import Token
 
-from cardsmith.dsl import ir
+from cardsmith.dsl import fastpath, ir
 from cardsmith.dsl.diagnostics import DiagnosticSink, did_you_mean
 from cardsmith.dsl.exprparse import ExprSyntaxError, merge, parse_number, parse_words, unescape
 from cardsmith.dsl.phrases import Pattern, PatternError, PatternTable, compile_pattern, matches
 from cardsmith.dsl.source import SourceFile, Span
 from cardsmith.dsl.structure import MAX_DEPTH, Entry
+from cardsmith.util.fastmodel import construct, span_of_token
 
 STATEMENT_HEADS = {
     "let", "set", "increase", "decrease", "if", "elif", "else", "for", "repeat", "while",
@@ -137,7 +138,7 @@ class Builder:
 
     def _tok_span(self, entry: Entry, tok: Token) -> Span:
         assert entry.source is not None
-        return entry.source.span(tok.start_pos or 0, tok.end_pos or 0)
+        return span_of_token(entry.source.path, tok, Span)
 
     def _first_word(self, entry: Entry) -> str | None:
         if entry.items and entry.items[0].type == "WORD":
@@ -154,19 +155,12 @@ class Builder:
         return parse_words(src, items[0].start_pos or 0, items[-1].end_pos or 0, rule)
 
     def tokens_expr(self, entry: Entry, tokens: list[Token]) -> ir.Expr:
-        """An expression from a token slice, with a fast path for single tokens."""
+        """An expression from a token slice (common shapes skip the grammar: see fastpath)."""
         src = entry.source
         assert src is not None
-        if len(tokens) == 1:
-            tok = tokens[0]
-            span = src.span(tok.start_pos or 0, tok.end_pos or 0)
-            if tok.type == "NUMBER":
-                num, den = parse_number(str(tok))
-                return ir.Num.model_construct(span=span, num=num, den=den)
-            if tok.type in ("STRING", "LONG_STRING"):
-                return ir.Text.model_construct(span=span, value=unescape(str(tok)))
-            if tok.type == "WORD" and str(tok) not in KEYWORD_LIKE and str(tok) not in _SOFT:
-                return ir.Ref.model_construct(span=span, name=str(tok))
+        fast = fastpath.expr(src, tokens)
+        if fast is not None:
+            return fast
         result: ir.Expr = parse_words(src, tokens[0].start_pos or 0, tokens[-1].end_pos or 0,
                                       "cond_tail")
         return result
@@ -706,7 +700,7 @@ class Builder:
                                did_you_mean(type_name, self.cardtypes))
         for sub in block:
             self._card_entry(sub, fields, info, name)
-        self.parts.add("cards", ir.CardDecl(span=entry.span(), **fields))
+        self.parts.add("cards", construct(ir.CardDecl, span=entry.span(), **fields))
 
     def _card_entry(self, sub: Entry, fields: dict[str, Any], info: CardTypeInfo | None,
                     card: str) -> None:
@@ -743,8 +737,9 @@ class Builder:
             fields["abilities"].append(ability)
 
     def keyword_uses(self, entry: Entry) -> list[ir.KeywordUse]:
+        assert entry.source is not None
         try:
-            uses = self.parse_tail(entry, "keyword_list")
+            uses = fastpath.keyword_list(entry.source, entry.items) or self.parse_tail(entry, "keyword_list")
         except ExprSyntaxError as exc:
             self._expr_error(exc, entry, "the keyword list")
             return []
@@ -753,7 +748,7 @@ class Builder:
             span = self._tok_span(entry, tok)
             if args:
                 span = merge(span, args[-1].span)
-            out.append(ir.KeywordUse(span=span, name=str(tok), args=args))
+            out.append(construct(ir.KeywordUse, span=span, name=str(tok), args=args))
         return out
 
     # ---- abilities
@@ -765,7 +760,7 @@ class Builder:
             if head == "effect":
                 if entry.items:
                     self.error(entry.items_span(), "CS0301", "write effect { ... }")
-                return ir.Effect(span=entry.span(), body=self.body(entry))
+                return construct(ir.Effect, span=entry.span(), body=self.body(entry))
             if head == "on":
                 return self.trigger(entry)
             if head in ("before", "after", "instead"):
@@ -1259,6 +1254,11 @@ class Builder:
                 name, value = self.parse_tail(entry, "let_tail")
                 return ir.Let(span=span, name=str(name), value=value)
             if head in ("set", "increase", "decrease"):
+                assert entry.source is not None
+                simple = fastpath.change(entry.source, entry.items, "to" if head == "set" else "by")
+                if simple is not None:
+                    return construct(ir.Assign, span=span, op=head, target=simple[0], value=simple[1],
+                                     duration=None)
                 target, value, duration = self.parse_tail(entry, "set_tail" if head == "set" else "change_tail")
                 return ir.Assign(span=span, op=head, target=target, value=value, duration=duration)
             if head == "for":
@@ -1311,8 +1311,11 @@ class Builder:
                          by=parts.get("by"), hidden=bool(parts.get("hidden")),
                          optional=bool(parts.get("optional")))
 
-    def expect(self, entry: Entry) -> ir.Expect:
+    def expect(self, entry: Entry) -> ir.Stmt:
         items = entry.items
+        if items and str(items[0]) == "illegal":
+            perform = self.perform(entry, start=1)
+            return perform.model_copy(update={"expect_illegal": True})
         message = None
         if len(items) >= 2 and items[-1].type in ("STRING", "LONG_STRING"):
             message = unescape(str(items[-1]))
@@ -1323,9 +1326,9 @@ class Builder:
         cond = self.tokens_expr(entry, items)
         return ir.Expect(span=entry.span(), condition=cond, message=message)
 
-    def perform(self, entry: Entry) -> ir.Perform:
+    def perform(self, entry: Entry, start: int = 0) -> ir.Perform:
         # perform ACTION by PLAYER [choosing a, b, c]
-        items = entry.items
+        items = entry.items[start:]
         if len(items) < 3 or items[0].type != "WORD" or str(items[1]) != "by":
             self.error(entry.span(), "CS0204", "write perform action_name by player choosing a, b")
             return ir.Perform(span=entry.span(), action="", by=ir.Ref(span=entry.span(), name="you"))
@@ -1352,13 +1355,6 @@ class Builder:
             self.error(span, "CS0205", f"'{head} ...' is a phrase and takes no {{ }} block",
                        did_you_mean(head, STATEMENT_HEADS) or
                        "only if, for, repeat, while, choose and simultaneously take blocks")
-        # Named call: proc(args)
-        if head in self.signatures and entry.items and entry.items[0].type == "LPAR":
-            src = entry.source
-            assert src is not None
-            call = parse_words(src, entry.head.start_pos or 0, entry.items[-1].end_pos or 0, "cond_tail")
-            if isinstance(call, ir.Call):
-                return self._invoke_call(call, span)
         found: list[tuple[Pattern, dict[str, ir.Expr]]] = []
         best = -1
         for pattern in self.patterns.candidates(head):
@@ -1369,6 +1365,9 @@ class Builder:
                 found.append((pattern, args))
                 best = pattern.literal_count
         if not found:
+            call = self._named_call(entry)
+            if call is not None:
+                return self._invoke_call(call, span)
             self._no_phrase(entry, tokens)
             return None
         if len(found) > 1 and len({p.procedure for p, _ in found}) > 1:
@@ -1377,6 +1376,18 @@ class Builder:
                        "add a word to one of the patterns, or parenthesise an argument")
         pattern, args = found[0]
         return ir.Invoke(span=span, procedure=pattern.procedure, args=args, phrase=pattern.text)
+
+    def _named_call(self, entry: Entry) -> ir.Call | None:
+        """`proc(args)` covering the whole statement, for a known procedure."""
+        if entry.name not in self.signatures or not entry.items or entry.items[0].type != "LPAR":
+            return None
+        src = entry.source
+        assert src is not None
+        try:
+            call = parse_words(src, entry.head.start_pos or 0, entry.items[-1].end_pos or 0, "cond_tail")
+        except ExprSyntaxError:
+            return None
+        return call if isinstance(call, ir.Call) and call.func == entry.name else None
 
     def _bind(self, entry: Entry, pattern: Pattern, tokens: list[Token]) -> dict[str, ir.Expr] | None:
         for slices in matches(pattern, tokens):
@@ -1410,7 +1421,7 @@ class Builder:
     def _no_phrase(self, entry: Entry, tokens: list[Token]) -> None:
         head = entry.name
         span = entry.span()
-        candidates = self.patterns.candidates(head)
+        candidates = [p for p in self.patterns.candidates(head) if p.first_literal == head.lower()]
         if candidates:
             shown = "; ".join(f'"{p.text}"' for p in candidates[:4])
             self.error(span, "CS0601", f"'{head} ...' does not fit any phrase that starts with '{head}'",

@@ -18,6 +18,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from cardsmith.dsl import ir
 from cardsmith.dsl.source import SourceFile, Span
 from cardsmith.dsl.structure import _grammar
+from cardsmith.util.fastmodel import construct, span_of_token
 
 START_RULES = [
     "let_tail", "set_tail", "change_tail", "cond_tail", "for_tail", "repeat_tail", "choose_tail",
@@ -46,15 +47,16 @@ class _Context:
 
 
 def merge(a: Span, b: Span) -> Span:
-    return Span.model_construct(file=a.file, line=a.line, column=a.column,
-                                end_line=b.end_line, end_column=b.end_column)
+    return construct(Span, file=a.file, line=a.line, column=a.column,
+                     end_line=b.end_line, end_column=b.end_column)
 
 
 def _span_of(x: Any) -> Span:
     if isinstance(x, ir.Node):
         return x.span
     if isinstance(x, Token):
-        return _CTX.source.span(_CTX.base + (x.start_pos or 0), _CTX.base + (x.end_pos or 0))
+        # parse_words pads the text so that token lines and columns are the file's own
+        return span_of_token(_CTX.source.path, x, Span)
     if isinstance(x, tuple | list) and x:
         for part in x:
             if isinstance(part, ir.Node | Token):
@@ -76,6 +78,8 @@ _CTX = _Context(SourceFile("<expr>", ""), 0)
 
 
 def parse_number(text: str) -> tuple[int, int]:
+    if text.isdigit():
+        return int(text), 1
     value = Fraction(text)
     return value.numerator, value.denominator
 
@@ -101,7 +105,7 @@ def unescape(raw: str) -> str:
 
 
 def _c(cls: type[ir.Node], span: Span, **fields: Any) -> Any:
-    return cls.model_construct(span=span, **fields)
+    return construct(cls, span=span, **fields)
 
 
 class _ToIR(Transformer[Token, Any]):
@@ -262,6 +266,9 @@ class _ToIR(Transformer[Token, Any]):
         return _c(ir.IsTest, _span([c[0], c[1][-1]]), value=c[0], words=[str(w) for w in c[1]],
                   negated=True)
 
+    def conditional(self, c: list[Any]) -> ir.Conditional:
+        return _c(ir.Conditional, _span(c), condition=c[0], then=c[1], otherwise=c[2])
+
     def range_closed(self, c: list[Any]) -> ir.RangeExpr:
         return _c(ir.RangeExpr, _span(c), low=c[0], high=c[-1])
 
@@ -320,6 +327,8 @@ class _ToIR(Transformer[Token, Any]):
         return ("up_to", c[0])
 
     def count_any(self, c: list[Any]) -> tuple[str, Any]:
+        if str(c[0]) != "any":
+            raise ExprSyntaxError(_CTX.base, f"write 'any number of', not '{c[0]} number of'")
         return ("any", None)
 
     def opt_by(self, c: list[Any]) -> tuple[str, Any]:
@@ -450,9 +459,17 @@ _TOKEN_WORDS = {
 
 
 def parse_words(source: SourceFile, start: int, end: int, rule: str) -> Any:
-    """Parse source.text[start:end] with the given start rule; offsets are file offsets."""
+    """Parse source.text[start:end] with the given start rule; offsets are file offsets.
+
+    The slice is prefixed with as many newlines and spaces as precede it in the file, so
+    Lark's own token line/column numbers are already those of the file (cheaper than
+    translating every offset afterwards).
+    """
     global _CTX
-    text = source.text[start:end]
+    line, column = source.line_col(start)
+    pad = "\n" * (line - 1) + " " * (column - 1)
+    text = pad + source.text[start:end]
+    shift = start - len(pad)
     saved = _CTX
     _CTX = _Context(source, start)
     try:
@@ -461,10 +478,10 @@ def parse_words(source: SourceFile, start: int, end: int, rule: str) -> Any:
         token = exc.token
         if token.type == "$END":
             raise ExprSyntaxError(end, "this is incomplete", _expected(exc.expected)) from None
-        pos = start + (token.start_pos or 0)
+        pos = shift + (token.start_pos or 0)
         raise ExprSyntaxError(pos, f"unexpected '{token}'", _expected(exc.expected)) from None
     except UnexpectedCharacters as exc:
-        pos = start + exc.pos_in_stream
+        pos = shift + exc.pos_in_stream
         char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
         raise ExprSyntaxError(pos, f"unexpected character {char!r}") from None
     except UnexpectedEOF:

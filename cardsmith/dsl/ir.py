@@ -139,6 +139,15 @@ class IsTest(Node):
     negated: bool = False
 
 
+class Conditional(Node):
+    """`if cond then a else b`."""
+
+    kind: Literal["conditional"] = "conditional"
+    condition: Expr
+    then: Expr
+    otherwise: Expr
+
+
 class RangeExpr(Node):
     kind: Literal["range"] = "range"
     low: Expr | None
@@ -183,7 +192,7 @@ class Query(Node):
 
 Expr = Annotated[
     Union[Num, Text, Bool, NoneLit, Dice, Dim, Ref, CardRef, Attr, Call, Index, BinOp, Neg,
-          Compare, Logic, Not, Contains, IsTest, RangeExpr, ListExpr, Roll, TopOf, Query],
+          Compare, Logic, Not, Contains, IsTest, Conditional, RangeExpr, ListExpr, Roll, TopOf, Query],
     Field(discriminator="kind"),
 ]
 
@@ -301,12 +310,17 @@ class Invoke(Node):
 
 
 class Perform(Node):
-    """Scenario only: a player takes a declared action with the given choices."""
+    """Scenario only: a player takes a declared action with the given choices.
+
+    With `expect_illegal` (written `expect illegal ACTION by ...`) the scenario asserts
+    that the action is not among the player's legal actions.
+    """
 
     kind: Literal["perform"] = "perform"
     action: str
     by: Expr
     choosing: list[Expr] = Field(default_factory=list)
+    expect_illegal: bool = False
 
 
 class Expect(Node):

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict
 
+from cardsmith.util.fastmodel import construct
+
 
 class Span(BaseModel):
     """A region of one source file, 1-based lines and columns, end exclusive."""
@@ -50,11 +52,17 @@ class SourceFile:
         return index + 1, offset - self.line_starts[index] + 1
 
     def span(self, start: int, end: int) -> Span:
-        line, column = self.line_col(start)
-        end_line, end_column = self.line_col(max(start, end))
-        return Span.model_construct(
-            file=self.path, line=line, column=column, end_line=end_line, end_column=end_column
-        )
+        starts = self.line_starts
+        limit = len(self.text)
+        start = 0 if start < 0 else (limit if start > limit else start)
+        end = start if end < start else (limit if end > limit else end)
+        index = bisect_right(starts, start) - 1
+        line, column = index + 1, start - starts[index] + 1
+        if index + 1 < len(starts) and end >= starts[index + 1]:
+            index = bisect_right(starts, end) - 1
+        end_line, end_column = index + 1, end - starts[index] + 1
+        return construct(Span, file=self.path, line=line, column=column, end_line=end_line,
+                         end_column=end_column)
 
     def line_text(self, line: int) -> str:
         if line < 1 or line > len(self.line_starts):

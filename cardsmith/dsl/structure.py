@@ -21,6 +21,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from cardsmith.dsl.diagnostics import DiagnosticSink
 from cardsmith.dsl.source import SourceFile, Span
+from cardsmith.util.fastmodel import construct
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 64
@@ -30,35 +31,33 @@ MAX_SYNTAX_ERRORS = 25
 class Entry:
     """One property or node of the structural layer."""
 
-    __slots__ = ("head", "items", "block", "is_prop", "source", "end_pos")
+    __slots__ = ("head", "name", "items", "block", "is_prop", "source", "end_pos")
 
     def __init__(self, head: Token, items: list[Token], block: list[Entry] | None,
                  is_prop: bool, end_pos: int) -> None:
         self.head = head
+        self.name: str = head.value
         self.items = items
         self.block = block
         self.is_prop = is_prop
         self.source: SourceFile | None = None
         self.end_pos = end_pos
 
-    @property
-    def name(self) -> str:
-        return str(self.head)
-
     def span(self) -> Span:
+        """From the head to the last word (the block is not included)."""
         assert self.source is not None
-        end = self.items[-1].end_pos if self.items else self.head.end_pos
-        return self.source.span(self.head.start_pos, end or self.head.start_pos)
+        last = self.items[-1] if self.items else self.head
+        return _token_span(self.source.path, self.head, last)
 
     def head_span(self) -> Span:
         assert self.source is not None
-        return self.source.span(self.head.start_pos, self.head.end_pos or self.head.start_pos)
+        return _token_span(self.source.path, self.head, self.head)
 
     def items_span(self) -> Span:
         assert self.source is not None
         if not self.items:
             return self.head_span()
-        return self.source.span(self.items[0].start_pos, self.items[-1].end_pos or 0)
+        return _token_span(self.source.path, self.items[0], self.items[-1])
 
     def items_text(self) -> str:
         assert self.source is not None
@@ -69,6 +68,12 @@ class Entry:
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
         kind = "prop" if self.is_prop else "node"
         return f"<{kind} {self.head} {[str(t) for t in self.items]} block={self.block is not None}>"
+
+
+def _token_span(path: str, first: Token, last: Token) -> Span:
+    """Structural tokens carry their own line and column; no offset lookup needed."""
+    return construct(Span, file=path, line=first.line, column=first.column,
+                     end_line=last.end_line, end_column=last.end_column)
 
 
 class _TooDeep(Exception):
@@ -111,10 +116,12 @@ class _NewlinesInBrackets:
             elif kind in ("RPAR", "RSQB"):
                 brackets = max(0, brackets - 1)
             elif kind == "LBRACE":
+                brackets = 0  # braces never occur inside brackets: an open '(' was unclosed
                 braces += 1
                 if braces > MAX_DEPTH:
                     raise _TooDeep(token)
             elif kind == "RBRACE":
+                brackets = 0
                 braces = max(0, braces - 1)
             yield token
         if pending is not None:

@@ -1,0 +1,135 @@
+"""Shared test fixtures.
+
+Slow soak tests are marked `@pytest.mark.slow` and run only with `--runslow`; CI runs a
+bounded version of each through the normal suite.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LIBRARY = ROOT / "library"
+GAMES = ["kingdom_combat", "combat_cards", "kingdom_cards", "construct_and_combat", "two_kingdoms"]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--runslow", action="store_true", default=False, help="run slow soak tests")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--runslow"):
+        return
+    skip = pytest.mark.skip(reason="slow soak test: use --runslow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Every test gets its own result cache, so no test sees another's entries."""
+    old = os.environ.get("CARDSMITH_CACHE_DIR")
+    os.environ["CARDSMITH_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("CARDSMITH_CACHE_DIR", None)
+        else:
+            os.environ["CARDSMITH_CACHE_DIR"] = old
+
+
+def write_game(folder: Path, files: dict[str, str]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return folder
+
+
+MINI_RULES = '''
+game "Mini" {
+  id: mini
+  players: 2
+}
+enum Faction { Red; Blue; Mercenary }
+enum Border {
+  gold { copies: 1; colour: "#C9A227" }
+  black { copies: 4; colour: "#111111" }
+}
+counter gold per player { start: 0; min: 0; reset: start of turn }
+counter damage per card { start: 0; min: 0 }
+status exhausted
+zone deck per player { ordered; visibility: hidden }
+zone hand per player { visibility: owner }
+zone discard per player { ordered }
+zone battlefield shared
+event damaged(card: card, amount: number)
+cardtype Unit {
+  stats { cost: number = 0; attack: number; hp: number = 1 }
+  properties { faction: Faction; border: Border = black }
+  enters: battlefield
+}
+keyword Charge {
+  reminder: "Strikes first."
+}
+keyword Ranged(n: number) {
+  reminder: "Deals {n} damage at range."
+}
+procedure draw(n: number = 1) "draw {n}" "draw a card" {
+  repeat n times { move top of your deck to your hand }
+}
+procedure deal_damage(amount: number, target: card) "deal {amount} damage to {target}" {
+  increase target.damage by amount
+  emit damaged(target, amount)
+}
+setup {
+  for each p in players { shuffle deck of p }
+}
+turn {
+  stage main { actions: play_unit }
+}
+action play_unit "Play a unit" {
+  during: main
+  choose c from a unit in your hand where it.cost <= gold
+  cost { pay c.cost gold }
+  move c to battlefield
+  set c.exhausted to true
+}
+deck {
+  section Deck { size: 2.. }
+  copies: card.border.copies
+  allow: card.faction in factions or card.faction == Mercenary
+}
+'''
+
+MINI_CARDS = '''
+card "Knight" {
+  type: Unit
+  faction: Red
+  attack: 3
+  keywords: Charge
+  effect {
+    deal 2 damage to target unit in battlefield
+    draw 1
+  }
+}
+card "Archer" {
+  type: Unit
+  faction: Blue
+  attack: 1
+  keywords: Ranged 2
+  on damaged(c, n) where c == self { gain 1 gold }
+}
+'''
+
+
+@pytest.fixture
+def mini_game(tmp_path: Path) -> Path:
+    return write_game(tmp_path / "mini", {"rules.cards": MINI_RULES, "cards.cards": MINI_CARDS})

@@ -1,0 +1,44 @@
+"""The content-hash result cache: hits when nothing changed, never trusts bad entries."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cardsmith.compiler import cache
+from cardsmith.compiler.api import check_game
+from cardsmith.util.atomic import write_atomic
+
+
+def test_second_check_is_a_cache_hit_with_the_same_diagnostics(mini_game: Path) -> None:
+    (mini_game / "extra.cards").write_text('card "Z" { type: Unit; faction: Rde; attack: 1 }')
+    first = check_game(str(mini_game), use_cache=True)
+    second = check_game(str(mini_game), use_cache=True)
+    assert not first.cached and second.cached
+    assert first.diagnostics == second.diagnostics and not second.ok
+
+
+def test_any_change_misses(mini_game: Path) -> None:
+    check_game(str(mini_game), use_cache=True)
+    (mini_game / "cards.cards").write_text((mini_game / "cards.cards").read_text() + "\n# note\n")
+    assert not check_game(str(mini_game), use_cache=True).cached
+
+
+def test_corrupt_entries_are_rebuilt(mini_game: Path) -> None:
+    check_game(str(mini_game), use_cache=True)
+    entries = list(cache.cache_dir().glob("*.json"))
+    assert len(entries) == 1
+    for garbage in (b"{not json", json.dumps({"key": "other"}).encode(),
+                    json.dumps({"key": entries[0].stem, "diagnostics": [{"bogus": 1}]}).encode()):
+        entries[0].write_bytes(garbage)
+        result = check_game(str(mini_game), use_cache=True)
+        assert not result.cached and result.ok
+    assert json.loads(entries[0].read_text())["key"] == entries[0].stem
+
+
+def test_atomic_write_leaves_no_temp_files(tmp_path: Path) -> None:
+    target = tmp_path / "out" / "file.bin"
+    write_atomic(target, b"first")
+    write_atomic(target, b"second")
+    assert target.read_bytes() == b"second"
+    assert [p.name for p in target.parent.iterdir()] == ["file.bin"]

@@ -1,0 +1,98 @@
+"""The five standard-library games check cleanly and contain what their rulebooks need."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+from conftest import GAMES, LIBRARY
+
+from cardsmith.compiler.api import check_game
+from cardsmith.compiler.export import export_game
+from cardsmith.dsl import ir
+
+
+def load(game_id: str) -> ir.Game:
+    folder = LIBRARY / game_id
+    if not folder.is_dir():
+        pytest.fail(f"library game {game_id} is missing")
+    result = check_game(game_id)
+    errors = [f"{d.span.file}:{d.span.line}: {d.code} {d.message}" for d in result.errors]
+    assert not errors, "\n".join(errors[:20])
+    assert result.game is not None
+    return result.game
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_game_checks_without_errors(game_id: str) -> None:
+    game = load(game_id)
+    assert game.game.id == game_id
+    assert game.cards and game.scenarios, "every game has cards and scenarios"
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_game_declares_rules_not_just_cards(game_id: str) -> None:
+    game = load(game_id)
+    assert game.flows, "a turn structure"
+    assert game.actions or any(s.automated for f in game.flows for s in f.stages), "player actions"
+    assert game.setup, "a setup"
+    assert game.checks or game.scoring, "a way to end"
+    assert game.heuristic is not None, "a heuristic for the greedy agent"
+    assert game.layouts, "printable layouts"
+
+
+def cards_by(game: ir.Game, key: str) -> Counter[Any]:
+    doc = export_game(game).model_dump()
+    return Counter(c.get(key) for c in doc["cards"])
+
+
+def test_kingdom_combat_content() -> None:
+    game = load("kingdom_combat")
+    doc = export_game(game).model_dump()
+    cards = doc["cards"]
+    keywords = {k.split()[0] for c in cards for k in c["keywords"]}
+    assert {"Mounted", "Ranged", "Charge", "Deflect", "Etherial", "Dual_Wield", "Alert"} <= keywords \
+        or {"Mounted", "Ranged", "Charge", "Deflect", "Etherial", "DualWield", "Alert"} <= keywords
+    assert {"gold", "silver", "black", "green"} <= {c.get("border") for c in cards}
+    factions = {c.get("faction") for c in cards if c["type"] == "Fortress"}
+    assert len(factions) >= 2
+    types = Counter(c["type"] for c in cards)
+    assert types["Fortress"] >= 2 and types["Unit"] >= 20 and types["Structure"] >= 8
+    assert "Mercenary" in {c.get("faction") for c in cards}
+
+
+def test_combat_cards_content() -> None:
+    game = load("combat_cards")
+    names = {c.name for c in game.cards}
+    fantasy = {"Thrusting Lunge", "Savage Strike", "Searing Scourge", "Poised Parry", "Tiger Crouch",
+               "Gallant Guard", "Tiger Pounce", "Dragon Swipe", "Demonic Spear"}
+    horror = {"Brain Drain", "Head Case", "Marsh Lights", "Guttural Groan", "Maiden's Moan", "Latte Lash",
+              "Redeswire Rip", "Couture's Cosh", "Sick Sumo Slap"}
+    assert fantasy <= names and horror <= names
+    assert {"Stinging Storm", "Great Dread"} <= names
+
+
+def test_kingdom_cards_content() -> None:
+    game = load("kingdom_cards")
+    assert sum(c.copies for c in game.cards) == 30
+
+
+def test_construct_and_combat_content() -> None:
+    game = load("construct_and_combat")
+    totals: Counter[str] = Counter()
+    for c in game.cards:
+        totals[c.type] += c.copies
+    counts = sorted(totals.values())
+    for wanted in (36, 20, 20, 33):
+        assert wanted in counts, totals
+        counts.remove(wanted)
+    assert {m.name for m in game.modes} >= {"solo"} and len(game.modes) >= 3
+    assert game.references
+
+
+def test_two_kingdoms_content() -> None:
+    game = load("two_kingdoms")
+    assert {b.name for b in game.boards} and any(b.width == 22 and b.height == 20 for b in game.boards)
+    assert game.sheets
+    assert len(game.cards) >= 9
