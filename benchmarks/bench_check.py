@@ -24,11 +24,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gen_expansion import generate, write  # noqa: E402
+from gen_expansion import generate, write
 
-from cardsmith.compiler.api import check_game, load_game_ir, read_files  # noqa: E402
-from cardsmith.compiler.loader import resolve  # noqa: E402
-from cardsmith.dsl.structure import _NewlinesInBrackets, bare_structure_parser  # noqa: E402
+from cardsmith.compiler.api import check_game, load_game_ir, read_files
+from cardsmith.compiler.loader import resolve
+from cardsmith.dsl.structure import _NewlinesInBrackets, bare_structure_parser
 
 
 def best(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]

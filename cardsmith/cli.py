@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -28,7 +28,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
 EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
 
 
-class OutputFormat(str, Enum):
+class OutputFormat(StrEnum):
     text = "text"
     json = "json"
 
@@ -191,7 +191,7 @@ def main() -> None:
     except RecursionError:
         _err("error: the input is nested too deeply to process")
         sys.exit(EXIT_INPUT)
-    except Exception as exc:  # noqa: BLE001 - last line of defence: never a traceback
+    except Exception as exc:
         _err(f"internal error: {type(exc).__name__}: {exc}")
         _err("  = hint: this is a bug in cardsmith; please report it with the input that caused it")
         sys.exit(70)

@@ -142,3 +142,45 @@ def test_missing_game_declaration(tmp_path: Path) -> None:
     folder = write_game(tmp_path / "g", {"cards.cards": 'enum X { a }'})
     d = only_error(check_game(str(folder)).diagnostics)
     assert d.code == "CS0204" and "no game declaration" in d.message
+
+
+def test_constructs_added_for_the_library_games(tmp_path: Path) -> None:
+    extra = '''
+board field {
+  size: 5 x 5
+  region gate { cells: [0, 0] .. [1, 0]; hp: 55 }
+}
+zone grid shared { board: field }
+scenario "new constructs" {
+  setup {
+    let k = create("Knight", battlefield, player1)
+  }
+  let best = if k.attack > 2 then k.attack else 2
+  let rich = each opponent where it.gold > 0
+  choose spot from cells(gate) where it.x == 0 and in_region(it, gate) by player1
+  let total = best
+      + gate.hp
+      - spot.y
+  expect total >= 2 and size(grid) == 0
+  expect illegal play_unit by player2 choosing k
+}
+'''
+    rules = MINI_RULES.replace("stage main { actions: play_unit }", "stage main { actions: play_unit, activate, pass }")
+    diags = run(tmp_path, extra, rules=rules)
+    assert not errors(diags)
+
+
+def test_new_constructs_are_checked_too(tmp_path: Path) -> None:
+    extra = '''
+scenario "bad" {
+  let rich = each opponent in battlefield where it.gol > 0
+  expect illegal play_unt by player2
+}
+'''
+    got = errors(run(tmp_path, extra))
+    assert [c for c, _ in got] == ["CS0301", "CS0202", "CS0202"], got
+
+
+def test_one_turn_block_per_game(tmp_path: Path) -> None:
+    d = only_error(run(tmp_path, "turn {\n  stage other { say \"x\" }\n}"))
+    assert d.code == "CS0201" and "second 'turn'" in d.message

@@ -32,8 +32,8 @@ def test_clean_game_exits_0_and_prints_nothing_to_stdout(mini_game: Path) -> Non
 
 
 def test_errors_exit_1_with_rustc_style_diagnostics(tmp_path: Path) -> None:
-    folder = write_game(tmp_path / "g", {"rules.cards": MINI_RULES,
-                                         "cards.cards": 'card "X" { type: Unit; faction: Red; attack: 1; keywords: Chrage }'})
+    card = 'card "X" { type: Unit; faction: Red; attack: 1; keywords: Chrage }'
+    folder = write_game(tmp_path / "g", {"rules.cards": MINI_RULES, "cards.cards": card})
     proc = cli("check", str(folder))
     assert proc.returncode == 1
     err = proc.stderr

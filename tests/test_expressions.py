@@ -57,7 +57,7 @@ def test_ranges_and_lists() -> None:
 
 
 def test_statement_tails() -> None:
-    target, value, duration = parse("t.attack to t.attack + 2 until end of turn", "set_tail")
+    target, _value, duration = parse("t.attack to t.attack + 2 until end of turn", "set_tail")
     assert isinstance(target, ir.Attr) and isinstance(duration, ir.Duration)
     assert duration.kind == "until_end" and duration.period == "turn"
     parts = parse("up to 2 cs from all cards in your hand by opponent hidden", "choose_tail")

@@ -17,7 +17,7 @@ from cardsmith.dsl.structure import parse_entries
 
 WORDS = ["x", "c", "gold", "self", "it", "attack", "cost", "target", "a", "all", "true", "none", "d6",
          "2d6", "of", "your", "hand", "Charge", "Ranged", "top"]
-PIECES = WORDS + ["3", "0", "1.5", "-", ".", "==", "<=", ">", "+", ",", '"t x"', "(", ")", "[", "]", "2"]
+PIECES = [*WORDS, "3", "0", "1.5", "-", ".", "==", "<=", ">", "+", ",", '"t x"', "(", ")", "[", "]", "2"]
 
 
 def tokens_of(text: str) -> tuple[SourceFile, list]:  # type: ignore[type-arg]

@@ -12,7 +12,7 @@ from typing import Any
 from cardsmith.dsl import ir
 from cardsmith.dsl.build import Parts
 from cardsmith.dsl.diagnostics import DiagnosticSink
-from cardsmith.dsl.source import BUILTIN_SPAN
+from cardsmith.dsl.source import BUILTIN_SPAN, Span
 
 _NAMESPACES = {
     "params": "param", "modes": "mode", "enums": "enum", "counters": "counter or status",
@@ -23,7 +23,7 @@ _NAMESPACES = {
 }
 
 
-def _where(span: ir.Span) -> str:
+def _where(span: Span) -> str:
     return f"{span.file}:{span.line}:{span.column}"
 
 
@@ -55,6 +55,13 @@ def assemble(parts: Parts, sink: DiagnosticSink) -> ir.Game | None:
                 seen[ident] = decl
             kept.append(decl)
         fields[key] = kept
+    flows: dict[str, ir.FlowDecl] = {}
+    for flow in fields.get("flows", []):
+        if flow.scope in flows:
+            sink.error(flow.span, "CS0201", f"a second '{flow.scope}' block",
+                       f"the first is at {_where(flows[flow.scope].span)}; put all stages in one block")
+        else:
+            flows[flow.scope] = flow  # the duplicate is kept so its stages still resolve
     for single, label in (("scoring", "scoring"), ("heuristic", "heuristic"), ("deck", "deck")):
         items = getattr(parts, single)
         for extra in items[1:]:

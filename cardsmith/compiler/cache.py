@@ -7,6 +7,7 @@ or malformed entry is ignored and rewritten, never trusted.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -55,7 +56,6 @@ def load(key: str) -> dict[str, Any] | None:
 
 
 def store(key: str, payload: dict[str, Any]) -> None:
-    try:
+    # a cache that cannot be written is only slower, never wrong
+    with contextlib.suppress(OSError):
         write_atomic(cache_dir() / f"{key}.json", json.dumps({"key": key, **payload}).encode())
-    except OSError:
-        pass  # a cache that cannot be written is only slower, never wrong

@@ -22,6 +22,7 @@ from cardsmith.compiler.symbols import (
 )
 from cardsmith.dsl import ir
 from cardsmith.dsl.diagnostics import DiagnosticSink, did_you_mean
+from cardsmith.dsl.source import Span
 
 Scope = dict[str, str]
 
@@ -67,34 +68,34 @@ class Checker:
             self.error(g.zones[0].span, "CS0201", "more than one zone is marked as the stack")
         for t in g.cardtypes:
             self.check_cardtype(t)
-        for c in g.cards:
-            self.check_card(c)
+        for card in g.cards:
+            self.check_card(card)
         for k in g.keywords:
             self.check_keyword(k)
         for p in g.procedures:
             self.check_procedure(p)
         for f in g.functions:
             self.check_function(f)
-        for e in g.events:
-            for p in e.params:
-                self.check_type_name(p)
+        for event in g.events:
+            for param in event.params:
+                self.check_type_name(param)
         for s in g.setup:
             self.block(s.body, self.base_scope())
         for flow in g.flows:
             self.check_flow(flow)
         for a in g.actions:
             self.check_action(a)
-        for c in g.checks:
-            self.block(c.body, self.base_scope())
-        for t in g.triggers:
-            self.check_trigger(t, self.base_scope())
+        for check in g.checks:
+            self.block(check.body, self.base_scope())
+        for trigger in g.triggers:
+            self.check_trigger(trigger, self.base_scope())
         for h in g.hooks:
             self.check_hook(h, self.base_scope())
         if g.scoring is not None:
             scope = {**self.base_scope(), "p": "player"}
             self.expect_type(g.scoring.score, scope, NUMERIC, "a score")
-            for t in g.scoring.tiebreak:
-                self.expect_type(t, scope, NUMERIC, "a tiebreak")
+            for tiebreak in g.scoring.tiebreak:
+                self.expect_type(tiebreak, scope, NUMERIC, "a tiebreak")
         if g.heuristic is not None:
             self.expect_type(g.heuristic.value, self.base_scope(), NUMERIC, "a heuristic")
         if g.deck is not None:
@@ -124,7 +125,7 @@ class Checker:
 
     # ------------------------------------------------------------ helpers
 
-    def error(self, span: ir.Span, code: str, message: str, hint: str | None = None) -> None:
+    def error(self, span: Span, code: str, message: str, hint: str | None = None) -> None:
         self.sink.error(span, code, message, hint)
 
     def use(self, kind: str, name: str) -> None:
@@ -238,7 +239,7 @@ class Checker:
         elif f.type == "bool":
             self.expect_type(value, {}, {"bool", "any"}, f"'{f.name}'")
         elif f.type == "dice":
-            self.expect_type(value, {}, {"dice", "number", "any"}, f"'{f.name}'")
+            self.expect_type(value, {}, {"dice", "number", "none", "any"}, f"'{f.name}'")
 
     def check_card(self, c: ir.CardDecl) -> None:
         t = self.sym.cardtypes.get(c.type)
@@ -396,11 +397,10 @@ class Checker:
                 self.error(a.span, "CS0202", f"action '{a.name}' is allowed during unknown stage '{stage}'",
                            did_you_mean(stage, self.sym.stages))
         scope = self.base_scope()
-        if a.condition is not None:
-            self.expect_type(a.condition, scope, {"bool", "any"}, "a condition")
         if a.limit is not None:
             self.expect_type(a.limit, scope, NUMERIC, "a limit")
-        # the choices before the cost bind the action's parameters, so check in order
+        # The choices before the cost are the action's parameters: the condition and the
+        # cost may read them (the engine checks the condition once per combination).
         body_scope = dict(scope)
         lead = 0
         for stmt in a.body:
@@ -409,6 +409,8 @@ class Checker:
             else:
                 break
         self.block(a.body[:lead], body_scope, share=True)
+        if a.condition is not None:
+            self.expect_type(a.condition, body_scope, {"bool", "any"}, "a condition")
         self.block(a.cost, body_scope, share=True)
         self.block(a.body[lead:], body_scope, share=True)
 
@@ -475,6 +477,9 @@ class Checker:
             self.block(s.body, scope)
         elif isinstance(s, ir.Choose):
             source = self.infer(s.source, scope)
+            if s.condition is not None:
+                inner = {**scope, "it": _element(source)}
+                self.expect_type(s.condition, inner, {"bool", "any"}, "a where clause")
             if source not in ("cards", "card", "players", "list", "any", "range", "player"):
                 self.error(s.source.span, "CS0301", f"cannot choose from {_article(source)}",
                            "choose from a query, a zone's cards, a list or players")
@@ -622,7 +627,7 @@ class Checker:
                        f"found {_article(t)}")
         return t
 
-    def infer(self, e: ir.Expr, scope: Scope) -> str:  # noqa: C901 - one dispatch over node kinds
+    def infer(self, e: ir.Expr, scope: Scope) -> str:
         if isinstance(e, ir.Num):
             return "number"
         if isinstance(e, ir.Text):
@@ -689,9 +694,9 @@ class Checker:
             then, otherwise = self.infer(e.then, scope), self.infer(e.otherwise, scope)
             return then if then == otherwise else "any"
         if isinstance(e, ir.RangeExpr):
-            for side in (e.low, e.high):
-                if side is not None:
-                    self.expect_type(side, scope, NUMERIC, "a range bound")
+            for bound in (e.low, e.high):
+                if bound is not None:
+                    self.expect_type(bound, scope, NUMERIC, "a range bound")
             if isinstance(e.low, ir.Num) and isinstance(e.high, ir.Num) and \
                     e.low.num * e.high.den > e.high.num * e.low.den:
                 self.error(e.span, "CS0301", "this range is empty (its low end is above its high end)")
@@ -811,6 +816,17 @@ class Checker:
                 self.use("enumvalue", name)
                 return f"enum:{enum.name}"
             return "any"
+        if obj == "cell":
+            if name not in ("x", "y"):
+                self.error(e.span, "CS0202", f"a cell has no '{name}'", "a cell has x and y")
+                return "any"
+            return "number"
+        if obj == "region":
+            known = {k for r in self.sym.region_decls for k in r.properties} | {"name", "cells", "board"}
+            if name not in known:
+                self.error(e.span, "CS0202", f"no region has a property '{name}'", did_you_mean(name, known))
+                return "any"
+            return "list" if name == "cells" else "any"
         if obj == "zone":
             if name not in ZONE_BUILTINS:
                 self.error(e.span, "CS0202", f"a zone has no '{name}'", did_you_mean(name, ZONE_BUILTINS))
@@ -868,7 +884,7 @@ class Checker:
                 self.expect_type(e.count, scope, NUMERIC, "a count")
             if e.where is not None:
                 self.expect_type(e.where, {**scope, "it": "player"}, {"bool", "any"}, "a where clause")
-            single = e.det in SINGLE_DETS and (e.count is None or not e.up_to and _is_one(e.count))
+            single = e.det in SINGLE_DETS and (e.count is None or (not e.up_to and _is_one(e.count)))
             return "player" if single else "players"
         if noun not in self.sym.nouns:
             hint = did_you_mean(noun, self.sym.nouns)
@@ -886,11 +902,11 @@ class Checker:
         if e.where is not None:
             inner = {**scope, "it": "card"}
             self.expect_type(e.where, inner, {"bool", "any"}, "a where clause")
-        if e.det in SINGLE_DETS and (e.count is None or e.up_to is False and _is_one(e.count)):
+        if e.det in SINGLE_DETS and (e.count is None or (e.up_to is False and _is_one(e.count))):
             return "card"
         return "cards"
 
-    def check_adjective(self, word: str, span: ir.Span, allow_nouns: bool) -> None:
+    def check_adjective(self, word: str, span: Span, allow_nouns: bool) -> None:
         sym = self.sym
         if word in QUERY_ADJECTIVES or word in ("not",):
             return

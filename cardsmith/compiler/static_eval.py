@@ -60,7 +60,7 @@ class StaticEnv:
                     return self.eval(f.default, {})
         return None
 
-    def eval(self, e: ir.Expr, env: dict[str, Any]) -> Any:  # noqa: C901 - one dispatch
+    def eval(self, e: ir.Expr, env: dict[str, Any]) -> Any:
         if isinstance(e, ir.Num):
             return e.num if e.den == 1 else Fraction(e.num, e.den)
         if isinstance(e, ir.Text):

@@ -41,7 +41,7 @@ FUNCTION_RESULTS = {
     "floor": "number", "ceil": "number", "distance": "number", "cell": "cell", "position": "cell",
     "card_at": "card", "has_keyword": "bool", "keyword_value": "number", "opponents": "players",
     "next_player": "player", "create": "card", "in_region": "bool", "catalog": "list",
-    "rank": "number", "copies_of": "number",
+    "rank": "number", "copies_of": "number", "cells": "list",
 }
 
 TYPE_NAMES = {"number", "text", "bool", "player", "players", "card", "cards", "zone", "counter",
@@ -62,6 +62,7 @@ class Symbols:
     zones: dict[str, ir.ZoneDecl] = field(default_factory=dict)
     boards: dict[str, ir.BoardDecl] = field(default_factory=dict)
     regions: dict[str, str] = field(default_factory=dict)
+    region_decls: list[ir.RegionDecl] = field(default_factory=list)
     keywords: dict[str, ir.KeywordDecl] = field(default_factory=dict)
     events: dict[str, ir.EventDecl] = field(default_factory=dict)
     procedures: dict[str, ir.ProcedureDecl] = field(default_factory=dict)
@@ -97,6 +98,7 @@ class Symbols:
         for b in game.boards:
             for r in b.regions:
                 s.regions.setdefault(r.name, b.name)
+                s.region_decls.append(r)
         s.keywords = {k.name: k for k in game.keywords}
         s.events = {e.name: e for e in game.events}
         s.procedures = {p.name: p for p in game.procedures}

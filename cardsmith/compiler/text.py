@@ -22,7 +22,7 @@ def _words(name: str) -> str:
     return name.replace("_", " ")
 
 
-def render_expr(e: ir.Expr | None) -> str:  # noqa: C901 - one dispatch over node kinds
+def render_expr(e: ir.Expr | None) -> str:
     if e is None:
         return ""
     if isinstance(e, ir.Num):
@@ -120,7 +120,7 @@ def _duration(d: ir.Duration | None) -> str:
     return f" while {render_expr(d.condition)}"
 
 
-def render_stmt(s: ir.Stmt, procedures: dict[str, ir.ProcedureDecl]) -> str:  # noqa: C901
+def render_stmt(s: ir.Stmt, procedures: dict[str, ir.ProcedureDecl]) -> str:
     if isinstance(s, ir.Invoke):
         pattern = s.phrase
         if not pattern:

@@ -17,7 +17,7 @@ from lark import Token
 
 from cardsmith.dsl import fastpath, ir
 from cardsmith.dsl.diagnostics import DiagnosticSink, did_you_mean
-from cardsmith.dsl.exprparse import ExprSyntaxError, merge, parse_number, parse_words, unescape
+from cardsmith.dsl.exprparse import ExprSyntaxError, merge, parse_words, unescape
 from cardsmith.dsl.phrases import Pattern, PatternError, PatternTable, compile_pattern, matches
 from cardsmith.dsl.source import SourceFile, Span
 from cardsmith.dsl.structure import MAX_DEPTH, Entry
@@ -41,6 +41,8 @@ TOP_LEVEL = (
 )
 
 KEYWORD_LIKE = {"true", "false", "none"}
+# Properties every card may have, whatever its type.
+CARD_PROPERTIES = ("type", "text", "flavour", "art", "copies", "keywords", "attach", "play")
 
 
 @dataclass
@@ -709,12 +711,11 @@ class Builder:
             if key == "type":
                 return
             if key in ("text", "flavour", "flavor", "art"):
-                value = self.text(sub)
-                fields["flavour" if key == "flavor" else key] = value
+                fields["flavour" if key == "flavor" else key] = self.text(sub)
             elif key == "copies":
-                value = self.integer(sub)
-                if value is not None:
-                    fields["copies"] = value
+                copies = self.integer(sub)
+                if copies is not None:
+                    fields["copies"] = copies
             elif key == "keywords":
                 fields["keywords"].extend(self.keyword_uses(sub))
             elif key in ("attach", "play"):
@@ -728,8 +729,7 @@ class Builder:
                 if value is not None:
                     fields["properties"][key] = value
             elif info is not None:
-                allowed = list(info.stats | info.properties) + [
-                    "text", "flavour", "art", "copies", "keywords", "attach", "play"]
+                allowed = [*info.stats, *info.properties, *CARD_PROPERTIES]
                 self.unknown(sub, f"card '{card}' (a {fields['type']})", allowed)
             return
         ability = self.ability(sub, card)
@@ -739,7 +739,8 @@ class Builder:
     def keyword_uses(self, entry: Entry) -> list[ir.KeywordUse]:
         assert entry.source is not None
         try:
-            uses = fastpath.keyword_list(entry.source, entry.items) or self.parse_tail(entry, "keyword_list")
+            uses = fastpath.keyword_list(entry.source, entry.items) or \
+                self.parse_tail(entry, "keyword_list")
         except ExprSyntaxError as exc:
             self._expr_error(exc, entry, "the keyword list")
             return []
@@ -1308,7 +1309,7 @@ class Builder:
         mode, n = parts["count"]
         count = ir.ChooseCount(span=span, mode=mode, n=n)
         return ir.Choose(span=span, var=str(parts["var"]), source=parts["source"], count=count,
-                         by=parts.get("by"), hidden=bool(parts.get("hidden")),
+                         condition=parts.get("where"), by=parts.get("by"), hidden=bool(parts.get("hidden")),
                          optional=bool(parts.get("optional")))
 
     def expect(self, entry: Entry) -> ir.Stmt:

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
-from enum import Enum
+from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
 from cardsmith.dsl.source import SourceFile, Span
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     ERROR = "error"
     WARNING = "warning"
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -104,7 +104,10 @@ def unescape(raw: str) -> str:
     return "".join(out)
 
 
-def _c(cls: type[ir.Node], span: Span, **fields: Any) -> Any:
+N = TypeVar("N", bound=ir.Node)
+
+
+def _c(cls: type[N], span: Span, **fields: Any) -> N:
     return construct(cls, span=span, **fields)
 
 
@@ -149,7 +152,7 @@ class _ToIR(Transformer[Token, Any]):
     def ref(self, c: list[Any]) -> ir.Ref:
         return _c(ir.Ref, _span(c), name=str(c[0]))
 
-    def list(self, c: list[Any]) -> ir.ListExpr:
+    def list_expr(self, c: list[Any]) -> ir.ListExpr:
         items = [x for x in c if x is not None]
         span = _span(items) if items else _CTX.source.span(_CTX.base, _CTX.base)
         return _c(ir.ListExpr, span, items=items)
@@ -343,6 +346,9 @@ class _ToIR(Transformer[Token, Any]):
     def opt_simultaneous(self, c: list[Any]) -> tuple[str, Any]:
         return ("simultaneous", True)
 
+    def opt_where(self, c: list[Any]) -> tuple[str, Any]:
+        return ("where", c[0])
+
     def choose_tail(self, c: list[Any]) -> dict[str, Any]:
         out: dict[str, Any] = {"count": ("one", None)}
         rest = list(c)
@@ -481,8 +487,9 @@ def parse_words(source: SourceFile, start: int, end: int, rule: str) -> Any:
         pos = shift + (token.start_pos or 0)
         raise ExprSyntaxError(pos, f"unexpected '{token}'", _expected(exc.expected)) from None
     except UnexpectedCharacters as exc:
-        pos = shift + exc.pos_in_stream
-        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
+        at = int(exc.pos_in_stream or 0)
+        pos = shift + at
+        char = text[at] if at < len(text) else ""
         raise ExprSyntaxError(pos, f"unexpected character {char!r}") from None
     except UnexpectedEOF:
         raise ExprSyntaxError(end, "this is incomplete") from None

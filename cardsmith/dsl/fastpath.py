@@ -14,7 +14,7 @@ from lark import Token
 
 from cardsmith.dsl import ir
 from cardsmith.dsl.exprparse import merge, parse_number, unescape
-from cardsmith.dsl.source import SourceFile
+from cardsmith.dsl.source import SourceFile, Span
 from cardsmith.util.fastmodel import construct, span_of_token
 
 # Words the expression grammar treats as keywords (or soft keywords with their own rules).
@@ -27,8 +27,8 @@ _RESERVED = {
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 
 
-def _span(source: SourceFile, tok: Token) -> ir.Span:
-    return span_of_token(source.path, tok, ir.Span)
+def _span(source: SourceFile, tok: Token) -> Span:
+    return span_of_token(source.path, tok, Span)
 
 
 def _is_dice(text: str) -> bool:

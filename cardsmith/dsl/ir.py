@@ -8,7 +8,7 @@ words) and fully resolved: a phrase statement is stored as the procedure it call
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -191,8 +191,9 @@ class Query(Node):
 
 
 Expr = Annotated[
-    Union[Num, Text, Bool, NoneLit, Dice, Dim, Ref, CardRef, Attr, Call, Index, BinOp, Neg,
-          Compare, Logic, Not, Contains, IsTest, Conditional, RangeExpr, ListExpr, Roll, TopOf, Query],
+    Num | Text | Bool | NoneLit | Dice | Dim | Ref | CardRef | Attr | Call | Index | BinOp | Neg |
+    Compare | Logic | Not | Contains | IsTest | Conditional | RangeExpr | ListExpr | Roll | TopOf |
+    Query,
     Field(discriminator="kind"),
 ]
 
@@ -258,12 +259,17 @@ class ChooseCount(Node):
 
 
 class Choose(Node):
-    """A decision: pick from `source` by a player; binds `var` (a card, or a list)."""
+    """A decision: pick from `source` by a player; binds `var` (a card, or a list).
+
+    `condition` (written `where ...` after a non-query source) filters the options; `it`
+    is the candidate.
+    """
 
     kind: Literal["choose"] = "choose"
     var: str
     source: Expr
     count: ChooseCount
+    condition: Expr | None = None
     by: Expr | None = None
     hidden: bool = False
     optional: bool = False
@@ -332,8 +338,8 @@ class Expect(Node):
 
 
 Stmt = Annotated[
-    Union[Let, Assign, If, ForEach, Repeat, While, Choose, ChooseOne, Simultaneously, Emit,
-          Cancel, Return, Invoke, Perform, Expect],
+    Let | Assign | If | ForEach | Repeat | While | Choose | ChooseOne | Simultaneously | Emit |
+    Cancel | Return | Invoke | Perform | Expect,
     Field(discriminator="kind"),
 ]
 
@@ -523,7 +529,7 @@ class Hook(Node):
     body: list[Stmt]
 
 
-Ability = Annotated[Union[Effect, Trigger, Activated, Static, Hook], Field(discriminator="kind")]
+Ability = Annotated[Effect | Trigger | Activated | Static | Hook, Field(discriminator="kind")]
 
 
 class CardDecl(Node):

@@ -31,7 +31,7 @@ MAX_SYNTAX_ERRORS = 25
 class Entry:
     """One property or node of the structural layer."""
 
-    __slots__ = ("head", "name", "items", "block", "is_prop", "source", "end_pos")
+    __slots__ = ("block", "end_pos", "head", "is_prop", "items", "name", "source")
 
     def __init__(self, head: Token, items: list[Token], block: list[Entry] | None,
                  is_prop: bool, end_pos: int) -> None:
@@ -102,9 +102,9 @@ class _NewlinesInBrackets:
                     pending = token
                 continue
             if pending is not None:
-                # An entry always starts with a name, so a line that starts with a string
-                # or a '{' continues the line before it (long headers, Allman braces).
-                if kind not in ("STRING", "LONG_STRING", "LBRACE"):
+                # An entry always starts with a name, so a line that starts with a string,
+                # a '{', an operator, 'and' or 'or' continues the line before it.
+                if not _continues(token):
                     yield pending
                     since_start = 0
                 pending = None
@@ -126,6 +126,16 @@ class _NewlinesInBrackets:
             yield token
         if pending is not None:
             yield pending
+
+
+_CONTINUATION_WORDS = {"and", "or"}
+
+
+def _continues(token: Token) -> bool:
+    kind = token.type
+    if kind in ("STRING", "LONG_STRING", "LBRACE", "OP"):
+        return True
+    return kind == "WORD" and token.value in _CONTINUATION_WORDS
 
 
 class _Build(Transformer[Token, object]):
@@ -283,11 +293,12 @@ def _parse_clean(parser: Lark, text: str, start: int, end: int) -> list[Entry]:
 
 def _error_offset(exc: UnexpectedInput, length: int) -> int:
     if isinstance(exc, UnexpectedToken):
-        if exc.token.type == "$END" or exc.token.start_pos is None:
+        start = exc.token.start_pos
+        if exc.token.type == "$END" or start is None:
             return length
-        return exc.token.start_pos
+        return int(start)
     if isinstance(exc, UnexpectedCharacters):
-        return exc.pos_in_stream
+        return int(exc.pos_in_stream or 0)
     return length
 
 
@@ -331,7 +342,7 @@ def _report_syntax_error(source: SourceFile, exc: UnexpectedInput, sink: Diagnos
         sink.error(source.span(pos, pos + max(1, len(str(token)))), "CS0101",
                    f"unexpected '{shown}'", hint)
     elif isinstance(exc, UnexpectedCharacters):
-        pos = exc.pos_in_stream
+        pos = int(exc.pos_in_stream or 0)
         char = source.text[pos] if pos < len(source.text) else ""
         hint = None
         if char == '"':
