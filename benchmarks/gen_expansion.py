@@ -35,19 +35,48 @@ def _value(field: ir.FieldDef, enums: dict[str, ir.EnumDecl], rng: random.Random
     return None
 
 
+VARIABLES = ["c", "u", "x", "foe", "ally", "it_card", "other", "pick", "mark", "piece"]
+COMPARISONS = ["<", "<=", ">", ">=", "==", "!="]
+
+
 def _effect(game: ir.Game, rng: random.Random) -> list[str]:
-    """A small effect using phrases the base game declares (or core ones)."""
+    """One to three varied statements built from the base game's own vocabulary.
+
+    Numbers, variable names, stats, zones, counters and statuses are all drawn at random,
+    so the statements are as varied as a real expansion's and no cache can win by
+    repetition.
+    """
     player_counters = [c.name for c in game.counters if c.scope == "player"]
-    lines = []
-    if player_counters:
-        lines.append(f"gain {rng.randint(1, 3)} {rng.choice(player_counters)}")
     card_counters = [c.name for c in game.counters if c.scope == "card"]
-    if card_counters:
-        lines.append(f"for each c in all cards in your hand where it.id > {rng.randint(0, 5)} {{")
-        lines.append(f"  increase c.{rng.choice(card_counters)} by 1")
-        lines.append("}")
-    if not lines:
-        lines.append('say "The banners rise."')
+    statuses = [st.name for st in game.statuses]
+    zones = [f"your {z.name}" if z.scope == "player" else z.name for z in game.zones if not z.stack]
+    stats = sorted({f.name for t in game.cardtypes for f in t.stats if f.type == "number"}) or ["id"]
+    nouns = [t.plural for t in game.cardtypes] + ["cards"]
+    lines: list[str] = []
+    for _ in range(rng.randint(1, 3)):
+        kind = rng.randrange(5)
+        var = rng.choice(VARIABLES)
+        zone = rng.choice(zones) if zones else "none"
+        stat = rng.choice(stats)
+        if kind == 0 and player_counters:
+            lines.append(f"gain {rng.randint(1, 4)} {rng.choice(player_counters)}")
+        elif kind == 1 and card_counters:
+            lines.append(f"for each {var} in all {rng.choice(nouns)} in {zone} where it.{stat} "
+                         f"{rng.choice(COMPARISONS)} {rng.randint(0, 9)} {{")
+            lines.append(f"  increase {var}.{rng.choice(card_counters)} by {rng.randint(1, 3)}")
+            lines.append("}")
+        elif kind == 2 and player_counters:
+            lines.append(f"if count(all {rng.choice(nouns)} in {zone}) {rng.choice(COMPARISONS)} "
+                         f"{rng.randint(0, 6)} {{")
+            lines.append(f"  gain {rng.randint(1, 3)} {rng.choice(player_counters)}")
+            lines.append("}")
+        elif kind == 3 and statuses:
+            lines.append(f"choose {var} from target {rng.choice(nouns)} in {zone} where it.{stat} "
+                         f"{rng.choice(COMPARISONS)} {rng.randint(0, 9)}")
+            lines.append(f"set {var}.{rng.choice(statuses)} to {rng.choice(['true', 'false'])}")
+        else:
+            lines.append(f"let {var} = sum(all {rng.choice(nouns)} in {zone}, {stat}) + {rng.randint(0, 5)}")
+            lines.append(f'say "{rng.choice(ADJECTIVES)} {rng.choice(NOUNS).lower()}"')
     return lines
 
 

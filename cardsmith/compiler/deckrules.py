@@ -14,12 +14,13 @@ from cardsmith.dsl import ir
 from cardsmith.dsl.diagnostics import DiagnosticSink
 
 
-def eligible_cards(game: ir.Game, env: StaticEnv,
-                   factions: list[Any] | None) -> list[tuple[ir.CardDecl, int]]:
+def eligible_cards(game: ir.Game, env: StaticEnv, factions: list[Any] | None,
+                   enough: int | None = None) -> list[tuple[ir.CardDecl, int]]:
     """Cards a main deck may hold, with each card's copy limit, for the given factions.
 
     `factions` is None when no section heads the deck; a rule that reads it is then not
-    decidable at compile time (NotStatic).
+    decidable at compile time (NotStatic). With `enough`, stops once the copy limits
+    found add up to that many cards (all a satisfiability proof needs).
     """
     rules = game.deck
     assert rules is not None
@@ -37,6 +38,10 @@ def eligible_cards(game: ir.Game, env: StaticEnv,
             continue
         limit = env.eval(rules.copies, scope) if rules.copies is not None else None
         out.append((card, int(limit) if limit is not None else 10**6))
+        if enough is not None:
+            enough -= out[-1][1]
+            if enough <= 0:
+                break
     return out
 
 
@@ -70,7 +75,7 @@ def check_deck_satisfiable(game: ir.Game, sink: DiagnosticSink) -> None:
     best: tuple[int, str] | None = None
     try:
         for label, factions in choices:
-            capacity = sum(limit for _card, limit in eligible_cards(game, env, factions))
+            capacity = sum(limit for _card, limit in eligible_cards(game, env, factions, enough=low))
             if best is None or capacity > best[0]:
                 best = (capacity, label)
             if capacity >= low:

@@ -133,13 +133,13 @@ class _ToIR(Transformer[Token, Any]):
         return _c(ir.Dim, _span(c), mm=float(text[:-2]) * UNITS_MM[unit], written=text)
 
     def true(self, c: list[Any]) -> ir.Bool:
-        return _c(ir.Bool, _CTX.source.span(0, 0), value=True)
+        return _c(ir.Bool, _span(c), value=True)
 
     def false(self, c: list[Any]) -> ir.Bool:
-        return _c(ir.Bool, _CTX.source.span(0, 0), value=False)
+        return _c(ir.Bool, _span(c), value=False)
 
     def none(self, c: list[Any]) -> ir.NoneLit:
-        return _c(ir.NoneLit, _CTX.source.span(0, 0))
+        return _c(ir.NoneLit, _span(c))
 
     def name(self, c: list[Any]) -> Token:
         tok: Token = c[0]

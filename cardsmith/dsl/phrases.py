@@ -29,10 +29,8 @@ class Pattern:
     procedure: str
     text: str
     segments: tuple[Segment, ...]
-
-    @property
-    def literal_count(self) -> int:
-        return sum(1 for s in self.segments if s.literal is not None)
+    literals: frozenset[str] = frozenset()
+    literal_count: int = 0
 
     @property
     def first_literal(self) -> str | None:
@@ -63,7 +61,8 @@ def compile_pattern(procedure: str, text: str, params: set[str]) -> Pattern:
         raise PatternError("a pattern needs at least one word")
     if all(s.param is not None for s in segments):
         raise PatternError("a pattern needs at least one literal word")
-    return Pattern(procedure, text, tuple(segments))
+    literals = [seg.literal for seg in segments if seg.literal is not None]
+    return Pattern(procedure, text, tuple(segments), frozenset(literals), len(literals))
 
 
 class PatternTable:
@@ -71,8 +70,10 @@ class PatternTable:
         self.by_first: dict[str, list[Pattern]] = {}
         self.leading_param: list[Pattern] = []
         self.words: set[str] = set()
+        self._candidates: dict[str, list[Pattern]] = {}
 
     def add(self, pattern: Pattern) -> None:
+        self._candidates.clear()
         first = pattern.first_literal
         if first is None:
             self.leading_param.append(pattern)
@@ -81,8 +82,13 @@ class PatternTable:
         self.words.update(s.literal for s in pattern.segments if s.literal)
 
     def candidates(self, head: str) -> list[Pattern]:
-        found = self.by_first.get(head.lower(), []) + self.leading_param
-        return sorted(found, key=lambda p: -p.literal_count)
+        """Patterns a phrase starting with `head` may fit, most specific first."""
+        key = head.lower()
+        found = self._candidates.get(key)
+        if found is None:
+            found = sorted(self.by_first.get(key, []) + self.leading_param, key=lambda p: -p.literal_count)
+            self._candidates[key] = found
+        return found
 
     def all_patterns(self) -> list[Pattern]:
         out = [p for ps in self.by_first.values() for p in ps] + self.leading_param
@@ -108,6 +114,10 @@ def matches(pattern: Pattern, tokens: list[Token]) -> Iterator[dict[str, tuple[i
     """Every way the tokens fit the pattern: param -> (start, end) token slices."""
     segments = pattern.segments
     n = len(tokens)
+    if pattern.literal_count > 1 or pattern.first_literal is None:
+        words = {str(t).lower() for t in tokens if t.type == "WORD"}
+        if not pattern.literals <= words:
+            return  # a literal word of the pattern is missing: no way to fit
 
     def walk(si: int, ti: int) -> Iterator[dict[str, tuple[int, int]]]:
         if si == len(segments):

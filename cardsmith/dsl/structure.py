@@ -20,6 +20,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from cardsmith.dsl.diagnostics import DiagnosticSink
+from cardsmith.dsl.lexer import StructureLexer, TooDeep
 from cardsmith.dsl.source import SourceFile, Span
 from cardsmith.util.fastmodel import construct
 
@@ -177,6 +178,13 @@ def _grammar(name: str) -> str:
 
 @lru_cache(maxsize=1)
 def structure_parser() -> Lark:
+    return Lark(_grammar("structure.lark"), parser="lalr", lexer=StructureLexer,
+                transformer=_Build(), maybe_placeholders=False)
+
+
+@lru_cache(maxsize=1)
+def reference_structure_parser() -> Lark:
+    """Lark's own lexer + the reference post-lexer: what StructureLexer must equal."""
     return Lark(_grammar("structure.lark"), parser="lalr", lexer="basic",
                 postlex=_NewlinesInBrackets(), transformer=_Build(), maybe_placeholders=False)
 
@@ -253,7 +261,7 @@ def parse_entries(source: SourceFile, sink: DiagnosticSink) -> list[Entry]:
         masked = _blank(text, start) + text[start:] if start else text
         try:
             result = parser.parse(masked)
-        except _TooDeep as deep:
+        except (_TooDeep, TooDeep) as deep:
             pos = deep.token.start_pos or 0
             sink.error(source.span(pos, pos + 1), "CS0105",
                        f"nesting is too deep (more than {MAX_DEPTH} levels)",
@@ -286,7 +294,7 @@ def _parse_clean(parser: Lark, text: str, start: int, end: int) -> list[Entry]:
     """Parse a region known to end at a declaration boundary."""
     try:
         result = parser.parse(_blank(text, start) + text[start:end] + "\n")
-    except (UnexpectedInput, _TooDeep):
+    except (UnexpectedInput, _TooDeep, TooDeep):
         return []
     return result if isinstance(result, list) else []
 
