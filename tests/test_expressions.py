@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardsmith.dsl import ir
 from cardsmith.dsl.exprparse import ExprSyntaxError, parse_words
@@ -78,3 +80,19 @@ def test_syntax_errors_carry_a_position(text: str) -> None:
     with pytest.raises(ExprSyntaxError) as info:
         parse(text)
     assert info.value.offset >= 3
+
+
+EXPR_PIECES = ["x", "c", "target", "all", "top", "bottom", "of", "your", "in", "is", "not", "and", "or", "if",
+               "then", "else", "a", "each", "unit", "units", "where", "it", "3", "1.5", "d6", "2d6", "roll",
+               ".", "(", ")", "[", "]", ",", "+", "-", "*", "//", "==", "<=", "..", "=", '"s"', "true", "none",
+               "up", "to", "from", "by", "times", "each", "one", "any", "number"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(EXPR_PIECES), min_size=1, max_size=10),
+       st.sampled_from(["cond_tail", "for_tail", "choose_tail", "set_tail", "let_tail", "keyword_list"]))
+def test_the_expression_parser_only_ever_reports_syntax_errors(pieces: list[str], rule: str) -> None:
+    try:
+        parse(" ".join(pieces), rule)
+    except ExprSyntaxError as exc:
+        assert "internal" not in exc.message, (pieces, rule, exc.message)

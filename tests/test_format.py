@@ -326,6 +326,9 @@ EXACT = [
     # continuation lines
     ("procedure p(a: number)\n    \"p {a}\" {\n  x\n}\n", "procedure p(a: number) \"p {a}\" {\n  x\n}\n"),
     ("card \"X\"\n{\n  a\n}\n", "card \"X\" {\n  a\n}\n"),
+    ("let t = a + b\n    - c\n  and d\nx\n", "let t = a + b - c and d\nx\n"),
+    ("a: 1; or: 2\nb; and x\n", "a: 1\n; or: 2\nb\n; and x\n"),  # `or` would continue `a: 1`
+    ("if x { } or y\n", "if x { }\nor y\n"),  # after a block no ';' is needed
     ("procedure pay_resources(amount: number, counter: counter, player: player = you) "
      "\"pay {amount} {counter}\" \"{player} pays\" {\n  x\n}\n",
      "procedure pay_resources(amount: number, counter: counter, player: player = you)\n"
@@ -343,6 +346,19 @@ EXACT = [
 def test_exact(src: str, expected: str) -> None:
     assert fmt(src) == expected
     check_invariants(src)
+
+
+def test_long_headers_keep_their_line_breaks() -> None:
+    long_name = "a_rather_long_parameter_name"
+    src = (f"let total = ({long_name} * 10 + count(all units you control)\n"
+           f"             - {long_name} * 10)\n"
+           f"    + {long_name} + {long_name}\n")
+    assert fmt(src) == (f"let total = ({long_name} * 10 + count(all units you control)\n"
+                        f"    - {long_name} * 10)\n"
+                        f"    + {long_name} + {long_name}\n")
+    check_invariants(src)
+    # the same words, short enough, are joined
+    assert fmt("let t = (a\n - b)\n    + c\n") == "let t = (a - b) + c\n"
 
 
 def test_long_string_property_is_not_split() -> None:
@@ -382,15 +398,20 @@ def test_syntax_errors_are_reported(src: str) -> None:
     assert all(d.span.file == "bad.cards" for d in sink.items)
 
 
-@pytest.mark.parametrize(("src", "line"), [("a ( {\n  b; c\n}\n", 1), ("x: (1; y: 2)\n", 1),
-                                          ("a {\n  x: [1 }\n", 2)])
-def test_unclosed_brackets_are_refused(src: str, line: int) -> None:
-    # The structural parser accepts these (its bracket count runs across entries), but
-    # any new layout could change where entries end, so the formatter refuses them.
+@pytest.mark.parametrize(("src", "line"), [("x: (1; y: 2)\n", 1), ("a {\n  x: [1; y\n}\n", 2)])
+def test_bracket_open_across_semicolon_is_refused(src: str, line: int) -> None:
+    # The structural parser accepts these (its bracket count runs on into the next
+    # entry), but putting that entry on its own line would glue the two together.
     sink = DiagnosticSink()
     assert format_source(SourceFile("bad.cards", src), sink) is None
     assert [d.code for d in sink.items] == ["CS0101"]
     assert sink.items[0].span.line == line
+
+
+@pytest.mark.parametrize("src", ["a ( {\n  b; c\n}\n", "a {\n  x: [1 }\n"])
+def test_bracket_closed_by_brace_is_formatted(src: str) -> None:
+    assert parses(src)
+    check_invariants(src)
 
 
 # ---- command line ---------------------------------------------------------
@@ -445,9 +466,10 @@ def test_cli_reports_syntax_errors(tmp_path: Path) -> None:
 
 # ---- random structural programs -------------------------------------------
 
-NAMES = st.sampled_from(["a", "card", "x_1", "else", "elif", "if", "target", "in", "by", "of"])
+NAMES = st.sampled_from(["a", "card", "x_1", "else", "elif", "if", "target", "in", "by", "of", "and", "or"])
 ATOMS = st.sampled_from([
     "x", "hp", "unit", "d6", "1", "2", "0.5", "4mm", "2.5in", '"s"', '"a \\" b"', '""',
+    "a_long_name_that_pushes_the_header_past_the_width_limit", '"a phrase pattern {x} of some length"',
     '"""long\n  text"""', "==", "!=", "<=", "<", "=", "+", "-", "*", "/", "//", ".", "..",
     ",", ":", "'", "?", "!", "@",
 ])
@@ -495,7 +517,8 @@ def entries(draw: st.DrawFn, depth: int = 0) -> str:
         elif kind == 1 or depth >= 3:
             out += head + " " + draw(words())
             if draw(st.integers(0, 3)) == 0:
-                out += draw(st.sampled_from(["\n", "  # h\n", "\n# own\n"])) + "    " + '"pat {x}"'
+                out += draw(st.sampled_from(["\n", "  # h\n", "\n# own\n"])) + "    "
+                out += draw(st.sampled_from(['"pat {x}"', "- 1", "and y", "or (z\n + 1)", ".. 4"]))
             out += line_end(draw)
         else:
             out += head + " " + draw(words())

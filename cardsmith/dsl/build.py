@@ -15,7 +15,7 @@ from typing import Any
 
 from lark import Token
 
-from cardsmith.dsl import fastpath, ir
+from cardsmith.dsl import fastexpr, fastpath, ir
 from cardsmith.dsl.diagnostics import DiagnosticSink, did_you_mean
 from cardsmith.dsl.exprparse import ExprSyntaxError, merge, parse_words, unescape
 from cardsmith.dsl.phrases import Pattern, PatternError, PatternTable, compile_pattern, matches
@@ -151,6 +151,9 @@ class Builder:
         items = entry.items[start_index:]
         src = entry.source
         assert src is not None
+        fast = fastexpr.read(src.path, items, rule)
+        if fast is not None:
+            return fast
         if not items:
             pos = entry.head.end_pos or 0
             return parse_words(src, pos, pos, rule)
@@ -160,9 +163,9 @@ class Builder:
         """An expression from a token slice (common shapes skip the grammar: see fastpath)."""
         src = entry.source
         assert src is not None
-        fast = fastpath.expr(src, tokens)
+        fast = fastexpr.read(src.path, tokens, "cond_tail")
         if fast is not None:
-            return fast
+            return fast  # type: ignore[no-any-return]
         result: ir.Expr = parse_words(src, tokens[0].start_pos or 0, tokens[-1].end_pos or 0,
                                       "cond_tail")
         return result
@@ -1255,11 +1258,6 @@ class Builder:
                 name, value = self.parse_tail(entry, "let_tail")
                 return ir.Let(span=span, name=str(name), value=value)
             if head in ("set", "increase", "decrease"):
-                assert entry.source is not None
-                simple = fastpath.change(entry.source, entry.items, "to" if head == "set" else "by")
-                if simple is not None:
-                    return construct(ir.Assign, span=span, op=head, target=simple[0], value=simple[1],
-                                     duration=None)
                 target, value, duration = self.parse_tail(entry, "set_tail" if head == "set" else "change_tail")
                 return ir.Assign(span=span, op=head, target=target, value=value, duration=duration)
             if head == "for":

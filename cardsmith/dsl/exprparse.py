@@ -168,10 +168,10 @@ class _ToIR(Transformer[Token, Any]):
         return _c(ir.Attr, _span(c), obj=c[1], name=str(c[0]))
 
     def top(self, c: list[Any]) -> ir.TopOf:
-        return _c(ir.TopOf, _span(c), count=c[0], zone=c[1], bottom=False)
+        return _c(ir.TopOf, _span(c), count=c[1], zone=c[2], bottom=False)
 
     def bottom(self, c: list[Any]) -> ir.TopOf:
-        return _c(ir.TopOf, _span(c), count=c[0], zone=c[1], bottom=True)
+        return _c(ir.TopOf, _span(c), count=c[1], zone=c[2], bottom=True)
 
     def query(self, c: list[Any]) -> ir.Query:
         det = str(c[0]).lower()
@@ -497,6 +497,11 @@ def parse_words(source: SourceFile, start: int, end: int, rule: str) -> Any:
         raise ExprSyntaxError(start, "cannot read this") from None
     except RecursionError:
         raise ExprSyntaxError(start, "this expression is nested too deeply") from None
+    except ExprSyntaxError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a grammar/transformer bug must not become a traceback
+        raise ExprSyntaxError(start, f"cannot read this (internal: {type(exc).__name__})",
+                              "please report this input as a cardsmith bug") from None
     finally:
         _CTX = saved
 

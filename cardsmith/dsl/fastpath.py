@@ -1,11 +1,10 @@
-"""Fast paths: build IR for the commonest word shapes without a Lark sub-parse.
+"""Fast path for keyword lists (`Charge, Ranged 2, Dual_Wield`).
 
-Most property values and many statement words are tiny — `3`, `Valoria`, `c.damage`,
-`-1`, `it.cost <= 3`, `Charge, Ranged 2` — and a full LALR parse of each costs far more
-than the structure parse that found them. These functions recognise exactly those
-shapes and build the same IR nodes, with the same spans, that exprparse would build;
-anything else returns None and goes to the grammar. tests/test_fastpath.py checks the
-two paths agree.
+Nearly every card has one, and a full LALR parse of each costs far more than the
+structure parse that found it. `keyword_list` recognises the plain shape and builds the
+same IR the grammar builds (spans included); anything else returns None and goes to the
+grammar. Expressions in general take the same route through fastexpr.py.
+tests/test_fastpath.py checks the paths agree.
 """
 
 from __future__ import annotations
@@ -24,7 +23,6 @@ _RESERVED = {
     "from", "to", "by", "up", "until", "end", "next", "permanently", "while", "times", "hidden",
     "optional", "simultaneously", "number", "x", "per", "shared",
 }
-_COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 
 
 def _span(source: SourceFile, tok: Token) -> Span:
@@ -77,24 +75,6 @@ def atom(source: SourceFile, tokens: list[Token], i: int) -> tuple[ir.Expr, int]
     return node, j
 
 
-def expr(source: SourceFile, tokens: list[Token]) -> ir.Expr | None:
-    """`atom` or `atom COMPARE atom` covering all the tokens, else None."""
-    first = atom(source, tokens, 0)
-    if first is None:
-        return None
-    left, i = first
-    if i == len(tokens):
-        return left
-    op = tokens[i]
-    if op.type != "OP" or str(op) not in _COMPARE:
-        return None
-    second = atom(source, tokens, i + 1)
-    if second is None or second[1] != len(tokens):
-        return None
-    right = second[0]
-    return construct(ir.Compare, span=merge(left.span, right.span), op=str(op), left=left, right=right)
-
-
 def keyword_list(source: SourceFile, tokens: list[Token]) -> list[tuple[Token, list[ir.Expr]]] | None:
     """`Charge, Ranged 2, Dual_Wield` with literal or name arguments."""
     out: list[tuple[Token, list[ir.Expr]]] = []
@@ -107,6 +87,8 @@ def keyword_list(source: SourceFile, tokens: list[Token]) -> list[tuple[Token, l
         i += 1
         args: list[ir.Expr] = []
         while i < n and tokens[i].type != "COMMA":
+            if tokens[i].type == "OP":
+                return None  # keyword arguments are atoms: no signs, no operators
             got = atom(source, tokens, i)
             if got is None or isinstance(got[0], ir.Attr):
                 return None
@@ -118,17 +100,3 @@ def keyword_list(source: SourceFile, tokens: list[Token]) -> list[tuple[Token, l
             if i == n:
                 break
     return out or None
-
-
-def change(source: SourceFile, tokens: list[Token], joiner: str) -> tuple[ir.Expr, ir.Expr] | None:
-    """`target to value` / `target by value` with simple sides and no duration."""
-    for i, tok in enumerate(tokens):
-        if tok.type == "WORD" and str(tok) == joiner:
-            left = expr(source, tokens[:i]) if i else None
-            if left is None:
-                return None
-            right = expr(source, tokens[i + 1:]) if i + 1 < len(tokens) else None
-            if right is None:
-                return None
-            return left, right
-    return None

@@ -37,12 +37,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from lark import Lark
+from lark import Lark, Token
 from lark.exceptions import LarkError
 
 from cardsmith.dsl.diagnostics import DiagnosticSink
 from cardsmith.dsl.source import SourceFile
-from cardsmith.dsl.structure import _grammar, parse_entries
+from cardsmith.dsl.structure import Entry, _continues, _grammar, parse_entries
 
 MAX_WIDTH = 100
 INDENT = "  "
@@ -68,6 +68,7 @@ class _Tok:
     text: str
     pos: int
     touch: bool  # nothing (no space, newline or comment) separates it from the token before
+    raw: Token
 
 
 @dataclass(slots=True)
@@ -101,9 +102,12 @@ def format_source(source: SourceFile, sink: DiagnosticSink) -> str | None:
     """The canonical text of a file, or None after reporting why it cannot be formatted.
 
     The file is parsed first so a designer gets the same syntax errors as from
-    `cardsmith check` rather than a formatter-specific complaint.
+    `cardsmith check` rather than a formatter-specific complaint. The result is parsed
+    again and must give the very same entries: the layout rules of the structural layer
+    have grown over time, and a formatter that silently changed a game would be worse
+    than one that declines to touch a file.
     """
-    parse_entries(source, sink)
+    entries = parse_entries(source, sink)
     if sink.has_errors:
         return None
     try:
@@ -114,7 +118,20 @@ def format_source(source: SourceFile, sink: DiagnosticSink) -> str | None:
         return None
     printer = _Printer()
     printer.block(items, 0)
-    return "\n".join(printer.lines) + "\n" if printer.lines else ""
+    text = "\n".join(printer.lines) + "\n" if printer.lines else ""
+    check = DiagnosticSink()
+    again = parse_entries(SourceFile(source.path, text), check)
+    if check.has_errors or _shape(again) != _shape(entries):
+        sink.error(source.span(0, 0), "CS0101", "cannot format this file without changing its meaning",
+                   "the file is left as it is; please report this as a bug in cardsmith fmt")
+        return None
+    return text
+
+
+def _shape(entries: list[Entry]) -> list[object]:
+    """What a layout must not change: every entry's head, kind, words and block."""
+    return [(e.name, e.is_prop, [(t.type, str(t)) for t in e.items],
+             None if e.block is None else _shape(e.block)) for e in entries]
 
 
 # ---- lexing ---------------------------------------------------------------
@@ -135,7 +152,7 @@ def _lex(text: str) -> list[_Tok]:
                 glued = False
                 continue
             value = str(raw).rstrip() if kind == "COMMENT" else str(raw)
-            tokens.append(_Tok(kind, value, raw.start_pos or 0, glued))
+            tokens.append(_Tok(kind, value, raw.start_pos or 0, glued, raw))
             glued = kind not in ("COMMENT", _NL)
     except LarkError as exc:  # pragma: no cover - the text has just parsed
         raise _Unformattable(getattr(exc, "pos_in_stream", 0) or 0, "cannot read this file") from None
@@ -207,12 +224,12 @@ class _Parser:
         while self.i < len(toks):
             tok = toks[self.i]
             kind = tok.kind
-            if open_brackets:
-                if kind in ("LBRACE", "RBRACE", "SEMICOLON"):
-                    # The parser's bracket count runs on across entries, which a new
-                    # layout would change; the expression layer rejects this anyway.
+            if open_brackets and kind not in ("LBRACE", "RBRACE"):  # braces close brackets
+                if kind == "SEMICOLON":
+                    # The parser's bracket count runs on into the next entry, so putting
+                    # that entry on a line of its own would glue the two together.
                     raise _Unformattable(open_brackets[-1].pos, "this bracket is not closed",
-                                         f"close it before the '{tok.text}'")
+                                         "close it before the ';'")
                 if kind in _OPENERS:
                     open_brackets.append(tok)
                 elif kind in _CLOSERS:
@@ -224,7 +241,7 @@ class _Parser:
                 ahead = self.i
                 while ahead < len(toks) and toks[ahead].kind in (_NL, "COMMENT"):
                     ahead += 1
-                if ahead < len(toks) and toks[ahead].kind in ("STRING", "LONG_STRING", "LBRACE"):
+                if ahead < len(toks) and _continues(toks[ahead].raw):
                     for skipped in toks[self.i:ahead]:
                         _append(header, skipped)
                     self.i = ahead
@@ -240,9 +257,8 @@ class _Parser:
                 open_brackets.append(tok)
             header.append(tok)
             self.i += 1
-        if open_brackets:
-            raise _Unformattable(open_brackets[-1].pos, "this bracket is not closed",
-                                 "close it before the end of the file")
+        if open_brackets and self.i >= len(toks):  # pragma: no cover - the parser rejects this
+            raise _Unformattable(open_brackets[-1].pos, "this bracket is not closed")
         return _Entry(_strip_newlines(header), None)
 
 
@@ -294,9 +310,8 @@ class _Spacing:
             return not cur.touch
         if ck in _OPENERS and pk in _OPERAND_ENDS:
             return not cur.touch  # `count(xs)` is a call, `where (a or b)` is not
-        if pk == "NUMBER" and ck == "WORD" and cur.touch:
-            return False  # `2d6` is one dice roll for the expression layer
-        return True
+        # `2d6` is one dice roll for the expression layer, `2 d6` is not
+        return not (pk == "NUMBER" and ck == "WORD" and cur.touch)
 
     def _range_tight(self, k: int) -> bool:
         """`..` hugs both operands unless written with space on one side only (`in ..5`).
@@ -367,45 +382,71 @@ def _header_lines(header: list[_Tok], indent: str, suffix: str, lead: int) -> li
     """Lay out one header: (text, ends in a comment) per line; the first line unindented.
 
     `suffix` (` {` or ` { }`) is written after the last token; `lead` is the width that
-    precedes the first line (its indentation, or `} ` too when joined to a brace).
+    precedes the first line (its indentation, or also `} ` when joined to a brace).
+
+    A header that fits in MAX_WIDTH columns goes on one line. One that does not keeps
+    the line breaks its author chose (wrapping inside brackets or before an operator is
+    how designers make long rules readable, and no rule of ours would know better) and
+    puts its trailing strings on lines of their own. Comments force breaks either way.
     """
     code = [t for t in header if t.kind not in (_NL, "COMMENT")]
     spacing = _Spacing(code)
-    if all(t.kind != "COMMENT" for t in header):
-        line = _render(code, spacing, 0, len(code))
-        split = _split_point(code)
-        if split is None or _width(lead, line + suffix) <= MAX_WIDTH:
-            return [(line + suffix, False)]
-        deeper = indent + CONTINUATION
-        lines = [(_render(code, spacing, 0, split), False)]
-        lines.extend((deeper + code[j].text, False) for j in range(split, len(code)))
-        lines[-1] = (lines[-1][0] + suffix, False)
-        return lines
-    return _commented_header_lines(header, code, spacing, indent, suffix)
+    joined = _render(code, spacing, 0, len(code))
+    too_long = _width(lead, joined + suffix) > MAX_WIDTH
+    if not too_long and all(t.kind != "COMMENT" for t in header):
+        return [(joined + suffix, False)]
+    starts = _line_starts(header, keep_all=too_long)
+    split = _split_point(code) if too_long else None
+    if split is not None:
+        moved = {id(t) for t in code[split:]}
+        starts.update(index for index, t in enumerate(header) if id(t) in moved)
+    return _broken_header_lines(header, code, spacing, starts, indent, suffix)
 
 
-def _commented_header_lines(header: list[_Tok], code: list[_Tok], spacing: _Spacing,
-                            indent: str, suffix: str) -> list[tuple[str, bool]]:
-    """A header with comments among its words keeps the line breaks the comments need.
+def _line_starts(header: list[_Tok], keep_all: bool) -> set[int]:
+    """Indices of the header tokens that begin a new line.
 
     A comment runs to the end of its line, so a break follows (and, for a comment on a
-    line of its own, precedes) every comment; a bracketed group holding a comment keeps
-    all its line breaks. Other breaks are joined.
+    line of its own, precedes) every comment, and a bracketed group holding a comment
+    keeps all its line breaks. With `keep_all` every line break of the source stays.
     """
-    hard = _hard_breaks(header)
+    kept = {index for index, tok in enumerate(header) if tok.kind == _NL and (
+        keep_all or header[index - 1].kind == "COMMENT"
+        or (index + 1 < len(header) and header[index + 1].kind == "COMMENT"))}
+    depth = 0
+    group_start = 0
+    for index, tok in enumerate(header):
+        if tok.kind in _OPENERS:
+            if depth == 0:
+                group_start = index
+            depth += 1
+        elif tok.kind in _CLOSERS and depth > 0:
+            depth -= 1
+            if depth == 0:
+                group = header[group_start:index + 1]
+                if any(t.kind == "COMMENT" for t in group):
+                    kept.update(group_start + k for k, t in enumerate(group) if t.kind == _NL)
+    return {index + 1 for index in kept}
+
+
+def _broken_header_lines(header: list[_Tok], code: list[_Tok], spacing: _Spacing, starts: set[int],
+                         indent: str, suffix: str) -> list[tuple[str, bool]]:
+    """Write a header over several lines, a new one at each of `starts`.
+
+    Lines after the first are indented four spaces per open bracket (a line starting
+    with a closing bracket one level less), and at least four: they continue the entry.
+    """
     lines: list[tuple[str, bool]] = []
     depth = 0
-    first_code = 0  # index into `code` of the next code token
-    pending: list[_Tok] = []  # the current line's tokens
     line_depth = 0
+    next_code = 0  # index into `code` of the current line's first code token
+    pending: list[_Tok] = []
 
     def flush() -> None:
-        nonlocal first_code
-        if not pending:
-            return
+        nonlocal next_code
         count = sum(1 for t in pending if t.kind != "COMMENT")
-        text = _render(code, spacing, first_code, first_code + count)
-        first_code += count
+        text = _render(code, spacing, next_code, next_code + count)
+        next_code += count
         comment = pending[-1].kind == "COMMENT"
         if comment:
             text = f"{text}  {pending[-1].text}" if text else pending[-1].text
@@ -419,10 +460,10 @@ def _commented_header_lines(header: list[_Tok], code: list[_Tok], spacing: _Spac
 
     for index, tok in enumerate(header):
         if tok.kind == _NL:
-            if index in hard:
-                flush()
-                line_depth = depth
             continue
+        if index in starts and pending:
+            flush()
+            line_depth = depth
         pending.append(tok)
         if tok.kind in _OPENERS:
             depth += 1
@@ -435,31 +476,6 @@ def _commented_header_lines(header: list[_Tok], code: list[_Tok], spacing: _Spac
     elif suffix:
         lines[-1] = (text + suffix, False)
     return lines
-
-
-def _hard_breaks(header: list[_Tok]) -> set[int]:
-    """Indices of the newlines in a header that must stay line breaks."""
-    hard: set[int] = set()
-    for index, tok in enumerate(header):
-        if tok.kind != _NL:
-            continue
-        if header[index - 1].kind == "COMMENT" or (
-                index + 1 < len(header) and header[index + 1].kind == "COMMENT"):
-            hard.add(index)
-    depth = 0
-    group_start = 0
-    for index, tok in enumerate(header):
-        if tok.kind in _OPENERS:
-            if depth == 0:
-                group_start = index
-            depth += 1
-        elif tok.kind in _CLOSERS and depth > 0:
-            depth -= 1
-            if depth == 0:
-                group = header[group_start:index + 1]
-                if any(t.kind == "COMMENT" for t in group):
-                    hard.update(group_start + k for k, t in enumerate(group) if t.kind == _NL)
-    return hard
 
 
 # ---- printing -------------------------------------------------------------
@@ -477,6 +493,7 @@ class _Printer:
     def block(self, items: list[_Item], level: int) -> None:
         indent = INDENT * level
         previous: _Item | None = None
+        last_entry: _Entry | None = None
         for item in items:
             if isinstance(item, _Comment):
                 if item.trailing and self.lines and not self.commented[-1]:
@@ -491,20 +508,25 @@ class _Printer:
                           and item.header[0].text in _JOINS_BRACE and not self.commented[-1])
                 if not joined and item.blank_before and previous is not None:
                     self.add("", False)
-                self.entry(item, level, joined)
+                # A line starting with `and`, `or`, ... continues the line before, so an
+                # entry with such a head keeps a ';' after an entry that needs one.
+                glue = last_entry is not None and last_entry.block is None \
+                    and _continues(item.header[0].raw)
+                self.entry(item, level, joined, "; " if glue else "")
+                last_entry = item
             previous = item
 
-    def entry(self, entry: _Entry, level: int, joined: bool) -> None:
+    def entry(self, entry: _Entry, level: int, joined: bool, prefix: str) -> None:
         indent = INDENT * level
         suffix = "" if entry.block is None else (" {" if entry.block else " { }")
-        lead = len(self.lines[-1].rsplit("\n", 1)[-1]) + 1 if joined else len(indent)
+        lead = len(self.lines[-1].rsplit("\n", 1)[-1]) + 1 if joined else len(indent + prefix)
         lines = _header_lines(entry.header, indent, suffix, lead)
         first, commented = lines[0]
         if joined:
             self.lines[-1] += " " + first
             self.commented[-1] = commented
         else:
-            self.add(indent + first, commented)
+            self.add(indent + prefix + first, commented)
         for text, commented in lines[1:]:
             self.add(text, commented)
         if entry.block:
