@@ -3,11 +3,11 @@ post-lexer yield: same token types, values and positions, same errors."""
 
 from __future__ import annotations
 
-from lark import Lark
-from lark.exceptions import LarkError
 from conftest import LIBRARY, MINI_CARDS, MINI_RULES
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lark import Lark
+from lark.exceptions import LarkError
 
 from cardsmith.dsl.lexer import tokenize
 from cardsmith.dsl.structure import _grammar, _NewlinesInBrackets
@@ -31,7 +31,7 @@ def outcome(fn, text: str):  # type: ignore[no-untyped-def]
         return fn(text)
     except LarkError as exc:
         return ("error", type(exc).__name__, getattr(exc, "pos_in_stream", None))
-    except Exception as exc:  # noqa: BLE001 - depth errors differ in class only
+    except Exception as exc:
         return ("error", "depth", getattr(getattr(exc, "token", None), "start_pos", None))
 
 

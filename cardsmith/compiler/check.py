@@ -435,6 +435,9 @@ class Checker:
                 self.expect_type(value, scope, NUMERIC | {"bool"}, what)
         for r in d.requirements:
             self.expect_type(r.condition, scope, {"bool", "any"}, "a deck rule")
+        for summary in d.summaries:
+            for value in summary.fields.values():
+                self.infer(value, {"deck": "deck", "factions": "list"})
 
     def check_layout(self, layout: ir.LayoutDecl) -> None:
         scope: Scope = {"card": "card"}

@@ -1011,11 +1011,25 @@ class Builder:
     def top_deck(self, entry: Entry) -> None:
         if not self._needs_block(entry):
             return
-        fields: dict[str, Any] = {"sections": [], "requirements": []}
+        fields: dict[str, Any] = {"sections": [], "requirements": [], "summaries": []}
         for sub in entry.block or []:
             key = sub.name
             if key == "section" and not sub.is_prop:
                 fields["sections"].append(self._deck_section(sub))
+            elif key == "summary" and not sub.is_prop:
+                label = self._string_item(sub)
+                if label is None or sub.block is None:
+                    self.error(sub.span(), "CS0204", 'write summary "Label" { field: expression }')
+                    continue
+                values: dict[str, ir.Expr] = {}
+                for f in sub.block:
+                    if not f.is_prop:
+                        self.error(f.head_span(), "CS0205", "a summary holds 'name: expression' lines")
+                        continue
+                    value = self.expr(f, f"summary field '{f.name}'")
+                    if value is not None:
+                        values[f.name] = value
+                fields["summaries"].append(ir.DeckSummary(span=sub.span(), label=label, fields=values))
             elif sub.is_prop and key in ("size", "copies", "allow", "excluded"):
                 fields[key] = self.expr(sub, f"'{key}'")
             elif key in ("require", "forbid") and not sub.is_prop:
@@ -1032,7 +1046,7 @@ class Builder:
                     span=sub.span(), message=message, condition=cond, forbid=key == "forbid"))
             else:
                 self.unknown(sub, "deck", ("section", "size", "copies", "allow", "excluded",
-                                           "require", "forbid"))
+                                           "require", "forbid", "summary"))
         self.parts.deck.append(ir.DeckRules(span=entry.span(), **fields))
 
     def _deck_section(self, entry: Entry) -> ir.DeckSection:

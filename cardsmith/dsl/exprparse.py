@@ -499,7 +499,7 @@ def parse_words(source: SourceFile, start: int, end: int, rule: str) -> Any:
         raise ExprSyntaxError(start, "this expression is nested too deeply") from None
     except ExprSyntaxError:
         raise
-    except Exception as exc:  # noqa: BLE001 - a grammar/transformer bug must not become a traceback
+    except Exception as exc:
         raise ExprSyntaxError(start, f"cannot read this (internal: {type(exc).__name__})",
                               "please report this input as a cardsmith bug") from None
     finally:

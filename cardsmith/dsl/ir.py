@@ -652,9 +652,18 @@ class DeckRequirement(Node):
     forbid: bool = False
 
 
+class DeckSummary(Node):
+    """Values derived from a decklist, shown by `cardsmith deck show` (e.g. the final
+    fortress stats of a dual-faction deck). Each field is an expression over `deck`."""
+
+    label: str
+    fields: dict[str, Expr] = Field(default_factory=dict)
+
+
 class DeckRules(Node):
     kind: Literal["deck"] = "deck"
     sections: list[DeckSection] = Field(default_factory=list)
+    summaries: list[DeckSummary] = Field(default_factory=list)
     size: Expr | None = None
     copies: Expr | None = None
     allow: Expr | None = None

@@ -71,7 +71,7 @@ class StructureLexer(Lexer):
         return tokenize(lexer_state if isinstance(lexer_state, str) else str(lexer_state.text))
 
 
-def tokenize(text: str) -> Iterator[Token]:  # noqa: C901 - one loop keeps the hot path fast
+def tokenize(text: str) -> Iterator[Token]:
     match = _MASTER.match
     new = Token
     pos = 0
@@ -85,7 +85,8 @@ def tokenize(text: str) -> Iterator[Token]:  # noqa: C901 - one loop keeps the h
     while pos < end:
         m = match(text, pos)
         if m is None:
-            raise UnexpectedCharacters(text, pos, line, pos - line_start + 1,
+            raise UnexpectedCharacters(  # type: ignore[no-untyped-call]
+                text, pos, line, pos - line_start + 1,
                                        state=None, terminals_by_name=None)
         kind = m.lastgroup
         value = m.group()
