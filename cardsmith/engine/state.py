@@ -1,0 +1,104 @@
+"""Match state: players, zones, card instances, counters — slotted and cheap to copy.
+
+The engine never walks the IR at play time; it holds plain runtime objects that the
+compiled handlers read and change. Everything a match knows lives here, so a snapshot
+is a JSON dump of these objects and a restore rebuilds them exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+Number = int | Fraction
+
+
+def normalize(value: Number) -> Number:
+    """Exact arithmetic keeps Fractions; a whole Fraction becomes an int again."""
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return int(value)
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class EnumValue:
+    """A value of a game enum, e.g. Border.gold; its properties come from the IR."""
+
+    enum: str
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player:
+    __slots__ = ("counters", "eliminated", "index", "name")
+
+    def __init__(self, index: int, name: str, counters: dict[str, Number]) -> None:
+        self.index = index          # 0-based seat
+        self.name = name
+        self.counters = counters
+        self.eliminated = False
+
+    @property
+    def seat(self) -> int:
+        return self.index + 1
+
+    def __repr__(self) -> str:
+        return f"<{self.name}>"
+
+
+class Card:
+    """One card instance in play (or in a zone): printed values plus what the match changed."""
+
+    __slots__ = ("attached", "base", "controller", "counters", "definition", "face_down", "host", "id",
+                 "modifiers", "name", "owner", "position", "statuses", "type", "zone")
+
+    def __init__(self, cid: int, name: str, ctype: str, owner: Player | None, base: dict[str, Any],
+                 counters: dict[str, Number], definition: Any) -> None:
+        self.id = cid
+        self.name = name
+        self.type = ctype
+        self.owner = owner
+        self.controller = owner
+        self.base = base                        # printed stats and properties
+        self.counters = counters                # per-card counters (damage, ...)
+        self.statuses: set[str] = set()
+        self.modifiers: list[Modifier] = []     # temporary changes with durations
+        self.zone: Zone | None = None
+        self.host: Card | None = None
+        self.attached: list[Card] = []
+        self.face_down = False
+        self.position: tuple[int, int] | None = None
+        self.definition = definition            # the compiled card (abilities, keywords)
+
+    def __repr__(self) -> str:
+        return f"<{self.name}#{self.id}>"
+
+
+class Modifier:
+    """A change to a card's field that lapses: until end of turn, while a condition holds, ..."""
+
+    __slots__ = ("field", "op", "period", "value", "expires_turn")
+
+    def __init__(self, field: str, op: str, value: Any, period: str | None, expires_turn: int | None) -> None:
+        self.field = field
+        self.op = op          # "+" or "="
+        self.value = value
+        self.period = period  # "turn", "round", a stage name, or None (permanent)
+        self.expires_turn = expires_turn
+
+
+class Zone:
+    __slots__ = ("cards", "name", "ordered", "owner", "visibility")
+
+    def __init__(self, name: str, owner: Player | None, ordered: bool, visibility: str) -> None:
+        self.name = name
+        self.owner = owner
+        self.ordered = ordered
+        self.visibility = visibility
+        self.cards: list[Card] = []
+
+    def __repr__(self) -> str:
+        return f"<zone {self.name}{'' if self.owner is None else ' of ' + self.owner.name}>"
