@@ -5,3 +5,10 @@ IR, checks them like a compiler, and hands the checked IR to the engine and prin
 """
 
 __version__ = "0.1.0"
+
+
+def load(game: str):  # type: ignore[no-untyped-def]
+    """A compiled game (by library name or path): `cardsmith.load("kingdom_combat")`."""
+    from cardsmith.engine.game import load as _load
+
+    return _load(game)

@@ -166,6 +166,62 @@ def fmt(
         raise typer.Exit(EXIT_INPUT)
 
 
+class Emit(StrEnum):
+    python = "python"
+
+
+@app.command(name="compile")
+def compile_game(
+    target: Annotated[str, typer.Argument(help="a game folder or library game name")],
+    emit: Annotated[Emit, typer.Option("--emit", help="what to print")] = Emit.python,
+) -> None:
+    """Print the Python module a game compiles to (readable, with .cards line references)."""
+    from cardsmith.compiler.api import GameError
+    from cardsmith.engine.game import load
+
+    try:
+        game = load(target)
+    except LoadError as exc:
+        raise _usage_error(exc) from None
+    except GameError as exc:
+        _print_diagnostics(exc.result)
+        _err(_summary(target, exc.result.diagnostics))
+        raise typer.Exit(EXIT_INPUT) from None
+    typer.echo(game.source, nl=False)
+
+
+@app.command(name="test")
+def test_game(
+    target: Annotated[str, typer.Argument(help="a game folder or library game name")],
+    output: Annotated[OutputFormat, typer.Option("--format", help="text or json")] = OutputFormat.text,
+    name: Annotated[str | None, typer.Option("--name", "-k", help="only scenarios whose name contains this")]
+    = None,
+) -> None:
+    """Run a game's scenarios; exit 1 if any fails."""
+    from cardsmith.compiler.api import GameError
+    from cardsmith.engine.scenarios import run_scenarios
+
+    try:
+        results = run_scenarios(target, name)
+    except LoadError as exc:
+        raise _usage_error(exc) from None
+    except GameError as exc:
+        _print_diagnostics(exc.result)
+        _err(_summary(target, exc.result.diagnostics))
+        raise typer.Exit(EXIT_INPUT) from None
+    failed = [r for r in results if not r.passed]
+    if output is OutputFormat.json:
+        typer.echo(json.dumps([{"name": r.name, "passed": r.passed, "message": r.message, "path": r.file,
+                                "line": r.line} for r in results], indent=2))
+    else:
+        for r in results:
+            mark = "PASS" if r.passed else "FAIL"
+            where = "" if r.passed else f"  ({r.file}:{r.line}: {r.message})"
+            typer.echo(f"{mark}  {r.name}{where}")
+        _err(f"{target}: {len(results) - len(failed)} passed, {len(failed)} failed")
+    raise typer.Exit(EXIT_INPUT if failed else EXIT_OK)
+
+
 def version_callback(value: bool) -> None:
     if value:
         typer.echo(f"cardsmith {__version__}")

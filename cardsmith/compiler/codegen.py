@@ -78,10 +78,14 @@ class Scope:
         return Scope(set(self.locals))
 
 
+def comment_text(text: str) -> str:
+    """Text safe inside a `#` comment: one line, every control character escaped."""
+    return text.encode("unicode_escape").decode("ascii")
+
+
 def _origin(node: ir.Node, what: str) -> str:
     span = node.span
-    text = f"{what} — {span.file}:{span.line}"
-    return text.replace("\n", " ")
+    return comment_text(f"{what} — {span.file}:{span.line}")
 
 
 class BodyWriter:
@@ -92,6 +96,8 @@ class BodyWriter:
         self.lines: list[str] = []
         self.indent = indent
         self.temp = 0
+        for text in gen.preamble:
+            self.line(text)
 
     def line(self, text: str) -> None:
         self.lines.append("    " * self.indent + text)
@@ -116,7 +122,7 @@ class BodyWriter:
         self.block(body, scope)
         self.indent -= 1
 
-    def stmt(self, s: ir.Stmt, scope: Scope) -> None:  # noqa: C901 - one dispatch over statement kinds
+    def stmt(self, s: ir.Stmt, scope: Scope) -> None:
         self.line(f"m.step({s.span.line!r})")
         if isinstance(s, ir.Let):
             value = self.expr(s.value, scope)
@@ -168,7 +174,9 @@ class BodyWriter:
         elif isinstance(s, ir.Return):
             self.line(f"return {self.expr(s.value, scope) if s.value is not None else 'None'}")
         elif isinstance(s, ir.Invoke):
-            args = ", ".join(f"{k!r}: {self.expr(v, scope)}" for k, v in s.args.items())
+            kinds = self.gen.proc_name_params.get(s.procedure, set())
+            args = ", ".join(f"{k!r}: {repr(v.name) if k in kinds and isinstance(v, ir.Ref) and v.name not in scope.locals else self.expr(v, scope)}"  # noqa: E501
+                             for k, v in s.args.items())
             self.line(f"yield from rt.invoke(m, ctx, {s.procedure!r}, {{{args}}})")
         elif isinstance(s, ir.Perform):
             by = self.expr(s.by, scope)
@@ -227,7 +235,7 @@ class BodyWriter:
                   f"targeting={targeting!r}, label={s.var!r}, line={s.span.line!r})")
 
     # ---- expressions
-    def expr(self, e: ir.Expr | None, scope: Scope, decide: bool = True) -> str:  # noqa: C901
+    def expr(self, e: ir.Expr | None, scope: Scope, decide: bool = True) -> str:
         """Python source for an expression. Queries that ask a player (target / a / any)
         or pick at random are hoisted into a choice before the current statement."""
         if e is None:
@@ -329,6 +337,8 @@ class BodyWriter:
         return temp
 
 
+_NAME_TYPES = {"counter", "status", "keyword", "field", "stage", "region"}
+
 _BUILTINS = {
     "you": "ctx.you", "self": "ctx.self", "opponent": "rt.opponent(m, ctx)", "current": "m.current",
     "active_player": "m.current", "players": "rt.players(m)", "turn_number": "m.turn_number",
@@ -354,6 +364,11 @@ class CodeGenerator:
                 if p.type in ("field", "keyword", "region", "status", "counter", "stage"):
                     self.name_params.setdefault(f.name, {})[i] = p.type
         self.counter_scopes = {c.name: c.scope for c in game.counters}
+        # procedure parameters that take a *name* (`pay 3 gold`: the counter, not its value)
+        self.proc_name_params = {p.name: {q.name for q in p.params if q.type in _NAME_TYPES}
+                                 for p in game.procedures}
+        # lines every body starts with (a keyword's abilities bind the keyword's arguments)
+        self.preamble: list[str] = []
 
     def counter_scope(self, name: str) -> str:
         return self.counter_scopes.get(name, "player")
@@ -399,12 +414,7 @@ class CodeGenerator:
             for stage in flow.stages:
                 self.stage(flow.scope, stage, [])
         for a in g.actions:
-            self.add(("action", a.name, "cost"), ident(a.name, "A_cost_"), [], _origin(a, f"action {a.name} cost"),
-                     a.cost, Scope())
-            self.add(("action", a.name), ident(a.name, "A_"), [], _origin(a, f"action {a.name}"), a.body, Scope())
-            if a.condition is not None:
-                self.add_expr(("action", a.name, "condition"), ident(a.name, "A_cond_"), [],
-                              _origin(a, f"action {a.name} condition"), a.condition, Scope())
+            self.action(a)
         for i, c in enumerate(g.checks):
             self.add(("check", str(i)), f"K_check_{i}", [], _origin(c, f"check {c.name}"), c.body, Scope())
         for i, t in enumerate(g.triggers):
@@ -415,21 +425,56 @@ class CodeGenerator:
             for ai, ability in enumerate(card.abilities):
                 self.ability(("card", card.name, str(ai)), f"C{ci}_{ai}", ability, Scope())
         for k in g.keywords:
-            params = {p.name for p in k.params}
+            keyword_params = {q.name for q in k.params}
+            self.preamble = [f"{ident(q.name)} = rt.keyword_arg(m, ctx, {k.name!r}, {i!r})"
+                             for i, q in enumerate(k.params)]
             for ai, ability in enumerate(k.abilities):
-                self.ability(("keyword", k.name, str(ai)), f"{ident(k.name, 'W_')}_{ai}", ability, Scope(params))
+                self.ability(("keyword", k.name, str(ai)), f"{ident(k.name, 'W_')}_{ai}", ability,
+                             Scope(keyword_params))
+            self.preamble = []
         for i, sc in enumerate(g.scenarios):
-            self.add(("scenario", str(i), "setup"), f"X_setup_{i}", [], _origin(sc, f"scenario {sc.name!r} setup"),
-                     sc.setup, Scope())
-            self.add(("scenario", str(i)), f"X_{i}", [], _origin(sc, f"scenario {sc.name!r}"),
-                     sc.setup + sc.body, Scope())
+            # A scenario is its setup then its statements; the game's checks (state-based
+            # rules) run after each statement, as they run after each action in a match.
+            writer = BodyWriter(self)
+            scope = Scope()
+            writer.block(sc.setup, scope)
+            for stmt in sc.body:
+                writer.stmt(stmt, scope)
+                writer.line("yield from rt.checkpoint(m)")
+            self.functions.append(Function(f"X_{i}", [], _origin(sc, f"scenario {sc.name!r}"), writer.text()))
+            self.handlers.append((repr(("scenario", str(i))), f"X_{i}"))
         if g.heuristic is not None:
             self.add_expr(("heuristic",), "HEURISTIC", [], _origin(g.heuristic, "heuristic"), g.heuristic.value,
                           Scope())
         if g.scoring is not None:
             self.add_expr(("score",), "SCORE", ["v_p"], _origin(g.scoring, "scoring"), g.scoring.score, Scope({"p"}))
-        return MODULE_TEMPLATE.render(version=self.version, game_label=g.game.name.replace('"', "'"),
-                                      functions=self.functions, handlers=self.handlers)
+        return str(MODULE_TEMPLATE.render(version=comment_text(self.version), game_label=comment_text(g.game.name),
+                                          functions=self.functions, handlers=self.handlers))
+
+    def action(self, a: ir.ActionDecl) -> None:
+        """One function per action: its parameters (the leading choices), then its
+        condition, its cost, and its effect — so the cost and condition see the choices.
+        `yield rt.Paid()` marks the point where the action has become legal and paid."""
+        lead = 0
+        for stmt in a.body:
+            if isinstance(stmt, ir.Choose | ir.Let):
+                lead += 1
+            else:
+                break
+        writer = BodyWriter(self)
+        scope = Scope()
+        writer.block(a.body[:lead], scope) if lead else None
+        if a.condition is not None:
+            cond = writer.expr(a.condition, scope, decide=False)
+            writer.line(f"if not rt.truth({cond}):")
+            writer.line(f"    raise rt.NotLegal({a.name!r})")
+        for stmt in a.cost:
+            writer.stmt(stmt, scope)
+        writer.line("yield rt.Paid()")
+        for stmt in a.body[lead:]:
+            writer.stmt(stmt, scope)
+        self.functions.append(Function(ident(a.name, "A_"), [], _origin(a, f"action {a.name}"), writer.text()))
+        self.handlers.append((repr(("action", a.name)), ident(a.name, "A_")))
 
     def stage(self, scope_kind: str, stage: ir.StageDecl, parents: list[str]) -> None:
         path = [*parents, stage.name]

@@ -10,26 +10,29 @@ churn: every file formats to the same shape whoever wrote it. The canonical form
   `,` and `:`; binary operators spaced (`a == b`, `x = 1`); `.` and `..` tight
   (`c.hp`, `2..4`, `30..`); a sign directly before its operand (`-1`, `by -1`);
 * comments stay where they are, verbatim: a full-line comment on its own line at the
-  indentation of the code around it, a trailing one two spaces after its line;
+  indentation of the code around it, a trailing one two spaces after its line (after
+  the `{` when it followed a block written on one line: it is about the entry);
 * at most one blank line where the source had any, none after `{` or before `}`;
   exactly one newline at the end;
-* strings and numbers are copied as written; a bracketed group wrapped over lines is
-  joined unless it holds a comment (then its line breaks are kept); continuation lines
-  (a line starting with a string or `{`) are joined, but when that makes the header
-  wider than 100 characters its trailing strings (procedure phrase patterns) go on
-  lines of their own, four spaces further in.
+* strings and numbers are copied as written. An entry's header (its words, wrapped
+  inside brackets or continued on lines starting with a string, `{`, an operator, `and`
+  or `or`) is joined onto one line when that fits in 100 columns. Otherwise the
+  author's line breaks stay, continuation lines four spaces in (four more per open
+  bracket), and trailing strings (procedure phrase patterns) get a line each. A
+  bracketed group holding a comment keeps its line breaks.
 
 Comments are invisible to the Lark parser, so the formatter cannot work from the parse
 tree: it re-lexes the text with Lark's lexer for the very same grammar (keeping
 comments, newlines and whitespace), so its idea of a token can never drift from the
-parser's, and rebuilds the entry structure itself, mirroring the structural post-lexer
-(newlines inside brackets are ignored, a line starting with a string or `{` continues
-the line before). It never adds, drops or reorders a token; it only chooses the
-whitespace between them, and where dropping a space could glue two tokens into one
-(`1 . 5` would read as `1.5`) it keeps the space. Where the author's spacing can change
-how the expression layer reads the words (`2d6` is a dice roll, `2 d6` is not) or where
-words cannot tell unary from binary (`by -1` versus `x - 1`), the author's choice is
-kept. So formatting is idempotent and never changes what a file means.
+parser's, and rebuilds the entry structure itself with the structural layer's own rule
+for which lines continue the one before. It never adds, drops or reorders a token
+(bar a `;` before an entry whose head would otherwise continue the line above); it
+only chooses the whitespace between them, and where dropping a space could glue two
+tokens into one (`1 . 5` would read as `1.5`) it keeps the space. Where the author's
+spacing can change how the expression layer reads the words (`2d6` is a dice roll,
+`2 d6` is not) or where words cannot tell unary from binary (`by -1` versus `x - 1`),
+the author's choice is kept. Finally the result is parsed again and must give the same
+entries, so a file is never changed in meaning, only declined.
 """
 
 from __future__ import annotations
@@ -83,6 +86,7 @@ class _Entry:
     header: list[_Tok]  # head and words, with the comments and newlines that sit among them
     block: list[_Comment | _Entry] | None
     blank_before: bool = False
+    one_line: bool = False  # the block was written on one line: `zone hand { ... }`
 
 
 _Item = _Comment | _Entry
@@ -112,7 +116,7 @@ def format_source(source: SourceFile, sink: DiagnosticSink) -> str | None:
         return None
     try:
         tokens = _lex(source.text)
-        items = _Parser(tokens).block(closing=False, opener=0)
+        items = _Parser(source.text, tokens).block(closing=False, opener=0)
     except _Unformattable as exc:
         sink.error(source.span(exc.pos, exc.pos + 1), "CS0101", exc.message, exc.hint)
         return None
@@ -175,7 +179,8 @@ def _lexes_apart(parts: tuple[str, ...]) -> bool:
 class _Parser:
     """Groups tokens into entries and blocks, the way the structural post-lexer does."""
 
-    def __init__(self, tokens: list[_Tok]) -> None:
+    def __init__(self, text: str, tokens: list[_Tok]) -> None:
+        self.text = text
         self.toks = tokens
         self.i = 0
 
@@ -196,7 +201,13 @@ class _Parser:
                 self.i += 1
             elif kind == "COMMENT":
                 trailing = on_line and (closing or bool(items))
-                items.append(_Comment(tok.text, trailing, not trailing and newlines >= 2))
+                last = items[-1] if items else None
+                if trailing and isinstance(last, _Entry) and last.one_line and last.block:
+                    # `counter gold per player { start: 0 }  # why` is about the counter:
+                    # once the block is spread over lines the comment stays on its header.
+                    last.block.insert(0, _Comment(tok.text, True))
+                else:
+                    items.append(_Comment(tok.text, trailing, not trailing and newlines >= 2))
                 newlines = 0
                 self.i += 1
             elif kind == "RBRACE":
@@ -250,7 +261,9 @@ class _Parser:
             if kind == "LBRACE":
                 self.i += 1
                 block = self.block(closing=True, opener=tok.pos)
-                return _Entry(_strip_newlines(header), block)
+                closed = self.toks[self.i - 1].pos
+                one_line = "\n" not in self.text[tok.pos:closed]
+                return _Entry(_strip_newlines(header), block, one_line=one_line)
             if kind in ("SEMICOLON", "RBRACE"):
                 break
             if kind in _OPENERS:

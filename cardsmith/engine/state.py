@@ -80,14 +80,14 @@ class Card:
 class Modifier:
     """A change to a card's field that lapses: until end of turn, while a condition holds, ..."""
 
-    __slots__ = ("field", "op", "period", "value", "expires_turn")
+    __slots__ = ("condition", "field", "op", "period", "value")
 
-    def __init__(self, field: str, op: str, value: Any, period: str | None, expires_turn: int | None) -> None:
+    def __init__(self, field: str, op: str, value: Any, period: str | None, condition: Any) -> None:
         self.field = field
-        self.op = op          # "+" or "="
+        self.op = op                # "+" or "="
         self.value = value
-        self.period = period  # "turn", "round", a stage name, or None (permanent)
-        self.expires_turn = expires_turn
+        self.period = period        # "turn", "round", a stage name, "next:turn", or None
+        self.condition = condition  # a callable for `while` durations, or None
 
 
 class Zone:

@@ -1,0 +1,156 @@
+"""A compiled game: the IR's tables plus the handlers module, ready for matches.
+
+`load(game)` checks the game, lowers it to Python (codegen), compiles that once, and
+builds the lookup tables the runtime needs (what each global name is, enum properties,
+card definitions with their printed values). Matches share one CompiledGame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from cardsmith import __version__
+from cardsmith.compiler.api import load_game_ir
+from cardsmith.compiler.codegen import generate
+from cardsmith.compiler.static_eval import EnumVal, NotStatic, StaticEnv
+from cardsmith.compiler.text import card_text
+from cardsmith.dsl import ir
+from cardsmith.engine.state import EnumValue
+
+
+@dataclass
+class RegionInfo:
+    name: str
+    board: str
+    cells: set[tuple[int, int]]
+    properties: dict[str, Any]
+
+
+@dataclass
+class CardDef:
+    """A card as printed: the values every instance starts from, and its abilities."""
+
+    decl: ir.CardDecl
+    name: str
+    type: str
+    base: dict[str, Any]
+    keywords: list[tuple[str, list[Any]]]
+    copies: int
+    text: str
+    art: str | None
+    flavour: str | None
+    token: bool
+    abilities: list[tuple[str, ir.Ability]] = field(default_factory=list)
+
+
+def to_runtime(value: Any) -> Any:
+    """A static value (from static_eval) as the runtime represents it."""
+    if isinstance(value, EnumVal):
+        return EnumValue(value.enum, value.name)
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return int(value)
+    if isinstance(value, list):
+        return [to_runtime(v) for v in value]
+    return value
+
+
+class CompiledGame:
+    def __init__(self, game: ir.Game) -> None:
+        self.ir = game
+        self.source = generate(game, __version__)
+        namespace: dict[str, Any] = {"__name__": f"cardsmith_handlers_{game.game.id}"}
+        exec(compile(self.source, f"<cardsmith handlers for {game.game.id}>", "exec"), namespace)
+        self.handlers: dict[tuple[str, ...], Any] = namespace["HANDLERS"]
+        env = StaticEnv(game)
+        self.static = env
+        self.counters = {c.name: c for c in game.counters}
+        self.zones = {z.name: z for z in game.zones}
+        self.statuses = {s.name for s in game.statuses}
+        self.keywords = {k.name: k for k in game.keywords}
+        self.procedures = {p.name: p for p in game.procedures}
+        self.events = {e.name: e for e in game.events}
+        self.actions = {a.name: a for a in game.actions}
+        self.cardtypes = {t.name: t for t in game.cardtypes}
+        self.nouns: dict[str, str | None] = {"card": None, "cards": None}
+        for t in game.cardtypes:
+            for noun in (t.name.lower(), t.singular.lower(), t.plural.lower()):
+                self.nouns[noun] = t.name
+        self.value_enum: dict[str, str] = {}
+        self.enum_props: dict[tuple[str, str], dict[str, Any]] = {}
+        for e in game.enums:
+            for v in e.values:
+                self.value_enum.setdefault(v.name, e.name)
+                self.enum_props[(e.name, v.name)] = {k: self._static(x) for k, x in v.properties.items()}
+        self.card_fields = {f.name for t in game.cardtypes for f in (*t.stats, *t.properties)}
+        self.params = {p.name: self._static(p.value) for p in game.params}
+        self.regions: dict[str, RegionInfo] = {}
+        for b in game.boards:
+            for r in b.regions:
+                cells: set[tuple[int, int]] = set()
+                for rect in r.cells:
+                    for x in range(min(rect.start.x, rect.end.x), max(rect.start.x, rect.end.x) + 1):
+                        for y in range(min(rect.start.y, rect.end.y), max(rect.start.y, rect.end.y) + 1):
+                            cells.add((x, y))
+                self.regions[r.name] = RegionInfo(r.name, b.name, cells,
+                                                  {k: self._static(v) for k, v in r.properties.items()})
+        self.name_kinds: dict[str, str] = {}
+        for kind, names in (("region", self.regions), ("keyword", self.keywords), ("status", self.statuses),
+                            ("enumvalue", self.value_enum), ("enum", {e.name for e in game.enums}),
+                            ("zone", self.zones), ("counter", self.counters), ("param", self.params)):
+            for n in names:
+                self.name_kinds[n] = kind
+        self.cards_by_name: dict[str, CardDef] = {}
+        for c in game.cards:
+            self.cards_by_name[c.name.lower()] = self._card_def(c)
+        self.triggers: dict[str, list[tuple[str, Any, ir.Trigger]]] = {}
+        self.hooks: dict[str, list[tuple[str, Any, ir.Hook]]] = {}
+        for i, trig in enumerate(game.triggers):
+            self.triggers.setdefault(trig.event, []).append(("game", self.handlers[("trigger", str(i))], trig))
+        for i, hook in enumerate(game.hooks):
+            self.hooks.setdefault(hook.procedure, []).append(("game", self.handlers[("hook", str(i))], hook))
+
+    def _static(self, value: ir.Expr | None) -> Any:
+        if value is None:
+            return None
+        try:
+            return to_runtime(self.static.eval(value, {}))
+        except NotStatic:
+            return None
+
+    def _card_def(self, c: ir.CardDecl) -> CardDef:
+        ctype = self.cardtypes.get(c.type)
+        base: dict[str, Any] = {}
+        if ctype is not None:
+            for f in (*ctype.stats, *ctype.properties):
+                given = c.stats.get(f.name) if f.name in c.stats else c.properties.get(f.name, f.default)
+                base[f.name] = self._static(given)
+        keywords = [(k.name, [self._static(a) for a in k.args]) for k in c.keywords]
+        token = False
+        if ctype is not None and ctype.token is not None:
+            try:
+                token = bool(self.static.eval(ctype.token, {"card": c}))
+            except NotStatic:
+                token = False
+        definition = CardDef(c, c.name, c.type, base, keywords, c.copies, card_text(self.ir, c), c.art, c.flavour,
+                             token)
+        for i, a in enumerate(c.abilities):
+            definition.abilities.append((str(i), a))
+        return definition
+
+    def card_handler(self, card_name: str, index: str, *suffix: str) -> Any:
+        return self.handlers.get(("card", card_name, index, *suffix))
+
+    def keyword_handler(self, keyword: str, index: str, *suffix: str) -> Any:
+        return self.handlers.get(("keyword", keyword, index, *suffix))
+
+
+_CACHE: dict[str, CompiledGame] = {}
+
+
+def load(target: str) -> CompiledGame:
+    """Check and compile a game (by path or library name); cached per process."""
+    if target not in _CACHE:
+        _CACHE[target] = CompiledGame(load_game_ir(target))
+    return _CACHE[target]

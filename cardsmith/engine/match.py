@@ -1,0 +1,691 @@
+"""A match of a compiled game: state, the running program, the log.
+
+The match runs compiled handlers (generators). When one yields a decision request the
+match either answers it (scenario scripts, the default policy) or, in a played match,
+pauses and offers it as legal actions. Every roll, shuffle, move and change is logged;
+the RNG is seeded per match, so the same seed and answers give the same log.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections.abc import Callable, Generator, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from cardsmith.dsl import ir
+from cardsmith.engine import runtime as rt
+from cardsmith.engine.game import CompiledGame, to_runtime
+from cardsmith.engine.state import Card, EnumValue, Number, Player, Zone, normalize
+
+MAX_STEPS = 200_000
+MAX_DEPTH = 200
+
+
+@dataclass
+class ScenarioResult:
+    name: str
+    passed: bool
+    message: str
+    file: str
+    line: int
+    log_size: int
+
+
+class Match:
+    def __init__(self, game: CompiledGame, seed: int = 1, players: int | None = None, mode: str | None = None) -> None:
+        self.game = game
+        self.seed = seed
+        self.rng = random.Random(seed)
+        count = players if players is not None else game.ir.game.players_min
+        self.params = dict(game.params)
+        self.mode = mode
+        if mode is not None:
+            for m in game.ir.modes:
+                if m.name == mode:
+                    for key, value in m.overrides.items():
+                        self.params[key] = game._static(value)
+        self.players = [Player(i, f"player{i + 1}", self._initial_counters("player")) for i in range(count)]
+        self.shared: dict[str, Any] = {c.name: self._start(c) for c in game.ir.counters if c.scope == "shared"}
+        self.zones: dict[tuple[str, int], Zone] = {}
+        for z in game.ir.zones:
+            if z.scope == "shared":
+                self.zones[(z.name, -1)] = Zone(z.name, None, z.ordered, z.visibility)
+            else:
+                for p in self.players:
+                    self.zones[(z.name, p.index)] = Zone(z.name, p, z.ordered, z.visibility)
+        self.current: Player | None = self.players[0] if self.players else None
+        self.turn_number = 1
+        self.round_number = 1
+        self.over = False
+        self.drawn = False
+        self.winner: Player | None = None
+        self.winners: list[Player] = []
+        self.next_id = 1
+        self.steps = 0
+        self.last_line = 0
+        self.depth = 0
+        self.log: list[dict[str, Any]] = []
+        self.script: list[Any] = []
+        # While probing whether an action is legal, every change records its inverse here,
+        # so an illegal attempt is rolled back in place (objects keep their identity).
+        self.journal: list[Callable[[], None]] | None = None
+
+    # ---------------------------------------------------------------- setup helpers
+    def _start(self, decl: Any) -> Any:
+        value = self.game._static(decl.start)
+        return 0 if value is None else value
+
+    def _initial_counters(self, scope: str) -> dict[str, Any]:
+        return {c.name: self._start(c) for c in self.game.ir.counters if c.scope == scope}
+
+    # ---------------------------------------------------------------- bookkeeping
+    def step(self, line: int) -> None:
+        self.steps += 1
+        self.last_line = line
+        if self.steps > MAX_STEPS:
+            raise rt.RulesError(f"the rules did not finish after {MAX_STEPS:,} steps "
+                                f"(last at line {line}): a rule loops without end")
+
+    def record(self, kind: str, **data: Any) -> None:
+        self.log.append({"event": kind, **data})
+
+    def describe(self, value: Any) -> Any:
+        if isinstance(value, Card):
+            return f"{value.name}#{value.id}"
+        if isinstance(value, Player):
+            return value.name
+        if isinstance(value, Zone):
+            return value.name if value.owner is None else f"{value.name} of {value.owner.name}"
+        if isinstance(value, list):
+            return [self.describe(v) for v in value]
+        if isinstance(value, EnumValue):
+            return value.name
+        return value
+
+    # ---------------------------------------------------------------- zones and cards
+    def zone(self, name: str, owner: Player | None) -> Zone:
+        decl = self.game.zones.get(name)
+        if decl is None:
+            raise rt.RulesError(f"unknown zone {name!r}")
+        key = (name, -1 if decl.scope == "shared" else (owner.index if owner is not None else 0))
+        return self.zones[key]
+
+    def all_cards(self) -> list[Card]:
+        return [c for z in self.zones.values() for c in z.cards]
+
+    def create_card(self, name: str, zone: Any, owner: Player | None) -> Card:
+        definition = self.game.cards_by_name.get(name.lower())
+        if definition is None:
+            raise rt.RulesError(f"there is no card named {name!r}")
+        card = Card(self.next_id, definition.name, definition.type, owner, dict(definition.base),
+                    self._initial_counters("card"), definition)
+        self.next_id += 1
+        if isinstance(zone, Zone):
+            self._place(card, zone, top=False)
+        self.record("create", card=self.describe(card), zone=self.describe(zone))
+        return card
+
+    def _place(self, card: Card, zone: Zone | None, top: bool) -> None:
+        old_zone = card.zone
+        old_index = old_zone.cards.index(card) if old_zone is not None and card in old_zone.cards else None
+        if old_zone is not None and old_index is not None:
+            old_zone.cards.pop(old_index)
+        if zone is not None:
+            if top:
+                zone.cards.insert(0, card)
+            else:
+                zone.cards.append(card)
+        card.zone = zone
+
+        def undo() -> None:
+            if zone is not None and card in zone.cards:
+                zone.cards.remove(card)
+            if old_zone is not None and old_index is not None:
+                old_zone.cards.insert(old_index, card)
+            card.zone = old_zone
+        self.undoable(undo)
+
+    def is_token(self, card: Card) -> bool:
+        return bool(card.definition is not None and card.definition.token)
+
+    def keywords_of(self, card: Card) -> list[tuple[str, list[Any]]]:
+        return list(card.definition.keywords) if card.definition is not None else []
+
+    def effective(self, card: Card, field: str) -> Any:
+        value = card.base.get(field)
+        for mod in card.modifiers:
+            if mod.field != field:
+                continue
+            if mod.condition is not None and not rt.truth(mod.condition()):
+                continue
+            value = mod.value if mod.op == "=" else rt.arith("+", value, mod.value)
+        return value
+
+    def zone_distance(self, a: Any, b: Any) -> int | None:
+        return None
+
+    # ---------------------------------------------------------------- counters
+    def _bounds(self, name: str) -> tuple[Any, Any]:
+        decl = self.game.counters.get(name)
+        if decl is None:
+            return None, None
+        return self.game._static(decl.min), self.game._static(decl.max)
+
+    def _clamp(self, name: str, value: Any) -> Any:
+        low, high = self._bounds(name)
+        if isinstance(value, int) or hasattr(value, "denominator"):
+            if low is not None and value < low:
+                value = low
+            if high is not None and value > high:
+                value = high
+        return normalize(value) if isinstance(value, int) or hasattr(value, "denominator") else value
+
+    def get_counter(self, owner: Player | None, name: str) -> Any:
+        if owner is None:
+            return self.shared.get(name, 0)
+        return owner.counters.get(name, 0)
+
+    def set_counter(self, owner: Player | None, name: str, value: Any) -> None:
+        value = self._clamp(name, value)
+        table: dict[str, Any] = self.shared if owner is None else owner.counters
+        had, old = name in table, table.get(name)
+
+        def undo() -> None:
+            if had:
+                table[name] = old
+            else:
+                table.pop(name, None)
+        table[name] = value
+        self.undoable(undo)
+        self.record("counter", player=self.describe(owner), counter=name, value=rt._plain(value))
+
+    def set_card_counter(self, card: Card, name: str, value: Number) -> None:
+        old = card.counters.get(name, 0)
+        card.counters[name] = self._clamp(name, value)
+        self.undoable(lambda: card.counters.__setitem__(name, old))
+        self.record("counter", card=self.describe(card), counter=name, value=rt._plain(card.counters[name]))
+
+    # ---------------------------------------------------------------- calls, hooks, events
+    def invoke(self, ctx: rt.Ctx, name: str, args: dict[str, Any]) -> Generator[Any, Any, Any]:
+        proc = self.game.procedures.get(name)
+        if proc is None:
+            raise rt.RulesError(f"unknown procedure {name!r}")
+        full = dict(args)
+        for p in proc.params:
+            if p.name not in full:
+                full[p.name] = self._default(p, ctx)
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise rt.RulesError(f"procedure {name!r} (line {proc.span.line}) calls itself without end")
+        try:
+            try:
+                for _who, handler, hook_ctx in self._hooks(name, "before", ctx):
+                    full = yield from handler(self, hook_ctx, full)
+            except rt.Cancelled:
+                self.record("cancelled", procedure=name)
+                return None
+            instead = self._hooks(name, "instead", ctx)
+            if instead:
+                _who, handler, hook_ctx = instead[0]
+                with contextlib.suppress(rt.Cancelled):
+                    yield from handler(self, hook_ctx, full)
+                return None
+            if proc.native:
+                native = getattr(self, f"native_{proc.name}", None)
+                if native is None:
+                    raise rt.RulesError(f"the engine has no native {proc.name!r}")
+                result = native(ctx, **full)
+                if result is not None and hasattr(result, "__next__"):
+                    result = yield from result
+            else:
+                handler = self.game.handlers[("procedure", name)]
+                result = yield from handler(self, ctx, *[full[p.name] for p in proc.params])
+            for _who, handler, hook_ctx in self._hooks(name, "after", ctx):
+                yield from handler(self, hook_ctx, full)
+            return result
+        finally:
+            self.depth -= 1
+
+    def _default(self, param: Any, ctx: rt.Ctx) -> Any:
+        default = param.default
+        if default is None:
+            raise rt.RulesError(f"no value for {param.name!r}")
+        if getattr(default, "kind", "") == "ref":
+            if default.name == "self":
+                return ctx.self
+            if default.name == "you":
+                return ctx.you or self.current
+            if default.name == "none":
+                return None
+        return to_runtime(self.game._static(default))
+
+    def _in_play(self, card: Card, zones: list[str]) -> bool:
+        if card.zone is None:
+            return False
+        if zones:
+            return card.zone.name in zones
+        ctype = self.game.cardtypes.get(card.type)
+        if ctype is not None and ctype.enters is not None:
+            return card.zone.name == ctype.enters or card.zone.visibility == "public"
+        return card.zone.visibility == "public"
+
+    def _hooks(self, procedure: str, when: str, ctx: rt.Ctx) -> list[tuple[str, Any, rt.Ctx]]:
+        found: list[tuple[str, Any, rt.Ctx]] = []
+        for who, handler, hook in self.game.hooks.get(procedure, []):
+            if hook.when == when:
+                found.append((who, handler, rt.Ctx(self.current, None)))
+        for card in self.all_cards():
+            definition = card.definition
+            if definition is None or not self._in_play(card, []):
+                continue
+            for index, ability in definition.abilities:
+                if isinstance(ability, ir.Hook) and ability.procedure == procedure and ability.when == when:
+                    found.append((card.name, self.game.card_handler(card.name, index), rt.Ctx(card.controller, card)))
+            for keyword, _args in definition.keywords:
+                kw = self.game.keywords.get(keyword)
+                if kw is None:
+                    continue
+                for index_k, ability in enumerate(kw.abilities):
+                    if isinstance(ability, ir.Hook) and ability.procedure == procedure and ability.when == when:
+                        found.append((card.name, self._keyword_bound(card, keyword, str(index_k)),
+                                      rt.Ctx(card.controller, card)))
+        return found
+
+    def _keyword_bound(self, card: Card, keyword: str, index: str, suffix: tuple[str, ...] = ()) -> Callable[..., Any]:
+        """A keyword's handler; it reads the card's keyword arguments itself (rt.keyword_arg)."""
+        handler: Callable[..., Any] = self.game.keyword_handler(keyword, index, *suffix)
+        return handler
+
+    def emit(self, ctx: rt.Ctx, event: str, args: list[Any]) -> Iterator[Any]:
+        self.record("emit", name=event, args=[self.describe(a) for a in args])
+        for _who, handler, _trigger in self.game.triggers.get(event, []):
+            yield from handler(self, rt.Ctx(ctx.you or self.current, None), args)
+        for card in self.all_cards():
+            definition = card.definition
+            if definition is None:
+                continue
+            for index, ability in definition.abilities:
+                if isinstance(ability, ir.Trigger) and ability.event == event \
+                        and self._in_play(card, ability.zones):
+                    yield from self.game.card_handler(card.name, index)(self, rt.Ctx(card.controller, card), args)
+            for keyword, _kargs in definition.keywords:
+                kw = self.game.keywords.get(keyword)
+                if kw is None:
+                    continue
+                for index_k, ability in enumerate(kw.abilities):
+                    if isinstance(ability, ir.Trigger) and ability.event == event \
+                            and self._in_play(card, ability.zones):
+                        yield from self.game.keyword_handler(keyword, str(index_k))(
+                            self, rt.Ctx(card.controller, card), args)
+        return None
+
+    # ---------------------------------------------------------------- running programs
+    def run(self, program: Generator[Any, Any, Any], answer: Callable[[Any], Any]) -> Any:
+        """Drive a handler to completion, answering its decision requests with `answer`."""
+        reply: Any = None
+        while True:
+            try:
+                request = program.send(reply)
+            except StopIteration as stop:
+                return stop.value
+            if isinstance(request, rt.BeginSimultaneous | rt.EndSimultaneous):
+                reply = None
+                continue
+            reply = answer(request)
+            self.record("choice", player=self.describe(getattr(request, "player", None)),
+                        picked=self.describe(reply))
+
+    def default_answer(self, request: Any) -> Any:
+        """Scenario policy: scripted answers first, else the first legal option."""
+        if isinstance(request, rt.ChooseOption):
+            return 0
+        if isinstance(request, rt.Choose):
+            while self.script:
+                wanted = self.script.pop(0)
+                if request.mode == "one" and any(wanted is o or rt.compare("==", wanted, o) for o in request.options):
+                    return wanted
+                if request.mode != "one" and isinstance(wanted, list):
+                    return wanted
+            if request.mode == "one":
+                return request.options[0] if request.options else None
+            n = request.n if request.n is not None else len(request.options)
+            return list(request.options[: n if request.mode != "any" else 0])
+        return None
+
+    def perform_scripted(self, action: str, by: Any, choosing: list[Any], expect_illegal: bool,
+                         line: int) -> Iterator[Any]:
+        """A scenario's `perform ACTION by P choosing ...` (or `expect illegal ...`).
+
+        The scripted values answer the action's choices in order. An action is illegal
+        when a scripted value is not among the options, its condition fails, or its cost
+        cannot be paid; an illegal attempt changes nothing (the state is restored).
+        """
+        if action not in self.game.actions:
+            raise rt.RulesError(f"unknown action {action!r}")
+        actor = by if isinstance(by, Player) else (self.players[int(by) - 1] if isinstance(by, int) else None)
+        ctx = rt.Ctx(actor, None)
+        saved_script, saved_current = self.script, self.current
+        snapshot = self.snapshot_state()
+        self.script = list(choosing)
+        self.current = actor or self.current
+        program = self.game.handlers[("action", action)](self, ctx)
+        legal = True
+        try:
+            reply: Any = None
+            while True:
+                request = program.send(reply)
+                if isinstance(request, rt.Paid):
+                    break
+                reply = self._strict_answer(request)
+        except (rt.CannotPay, rt.NotLegal, _NotAnOption, StopIteration):
+            legal = False
+        if not legal or expect_illegal:
+            self.restore_state(snapshot)
+            self.script = saved_script
+            if expect_illegal and legal:
+                raise rt.ExpectationFailed(f"{action} was expected to be illegal", line)
+            if not expect_illegal:
+                raise rt.ExpectationFailed(f"{action} by {self.describe(actor)} is not legal here", line)
+            self.record("illegal", action=action, player=self.describe(actor))
+            return None
+        self.commit_state(snapshot)
+        self.record("action", action=action, player=self.describe(actor))
+        try:
+            reply = None
+            while True:
+                request = program.send(reply)
+                reply = yield request
+        except StopIteration:
+            pass
+        finally:
+            self.script, self.current = saved_script, saved_current
+        return None
+
+    def snapshot_state(self) -> Any:
+        """Start recording inverses of every change (see `journal`)."""
+        saved = (self.journal, len(self.log), self.rng.getstate(), self.next_id, self.over, self.drawn,
+                 self.winner, list(self.winners), self.current)
+        self.journal = []
+        return saved
+
+    def restore_state(self, snapshot: Any) -> None:
+        """Undo every change since `snapshot_state`, newest first, in place."""
+        outer, log_size, rng_state, next_id, over, drawn, winner, winners, current = snapshot
+        for undo in reversed(self.journal or []):
+            undo()
+        self.journal = outer
+        del self.log[log_size:]
+        self.rng.setstate(rng_state)
+        self.next_id, self.over, self.drawn, self.winner, self.winners = next_id, over, drawn, winner, winners
+        self.current = current
+
+    def commit_state(self, snapshot: Any) -> None:
+        """Keep the changes since `snapshot_state` (inverses move to an outer probe, if any)."""
+        outer = snapshot[0]
+        if outer is not None and self.journal:
+            outer.extend(self.journal)
+        self.journal = outer
+
+    def undoable(self, undo: Callable[[], None]) -> None:
+        if self.journal is not None:
+            self.journal.append(undo)
+
+    # ---------------------------------------------------------------- changing cards (journaled)
+    def set_base(self, card: Card, field: str, value: Any) -> None:
+        had, old = field in card.base, card.base.get(field)
+
+        def undo() -> None:
+            if had:
+                card.base[field] = old
+            else:
+                card.base.pop(field, None)
+        card.base[field] = value
+        self.undoable(undo)
+
+    def set_status(self, card: Card, status: str, on: bool) -> None:
+        was = status in card.statuses
+        if on:
+            card.statuses.add(status)
+        else:
+            card.statuses.discard(status)
+        def undo() -> None:
+            if was:
+                card.statuses.add(status)
+            else:
+                card.statuses.discard(status)
+        self.undoable(undo)
+
+    def add_modifier(self, card: Card, modifier: Any) -> None:
+        card.modifiers.append(modifier)
+        self.undoable(lambda: card.modifiers.remove(modifier))
+
+    def set_attr(self, obj: Any, name: str, value: Any) -> None:
+        old = getattr(obj, name)
+        setattr(obj, name, value)
+        self.undoable(lambda: setattr(obj, name, old))
+
+    def _strict_answer(self, request: Any) -> Any:
+        if isinstance(request, rt.Choose) and self.script:
+            wanted = self.script[0]
+            if request.mode == "one" and not any(wanted is o for o in request.options):
+                raise _NotAnOption()
+        return self.default_answer(request)
+
+    def run_scenario(self, index: int) -> ScenarioResult:
+        scenario = self.game.ir.scenarios[index]
+        handler = self.game.handlers[("scenario", str(index))]
+        ctx = rt.Ctx(self.players[0] if self.players else None, None)
+        try:
+            self.run(handler(self, ctx), self.default_answer)
+        except rt.ExpectationFailed as failed:
+            return ScenarioResult(scenario.name, False, str(failed), scenario.span.file, failed.line, len(self.log))
+        except rt.RulesError as error:
+            return ScenarioResult(scenario.name, False, f"rules error: {error}", scenario.span.file,
+                                  self.last_line, len(self.log))
+        except (TypeError, ValueError, AttributeError, KeyError, IndexError, ZeroDivisionError) as error:
+            return ScenarioResult(scenario.name, False, f"engine error: {type(error).__name__}: {error}",
+                                  scenario.span.file, self.last_line, len(self.log))
+        return ScenarioResult(scenario.name, True, "ok", scenario.span.file, scenario.span.line, len(self.log))
+
+    def run_checks(self) -> Iterator[Any]:
+        """Every `check` block, repeatedly, until a pass changes nothing (bounded)."""
+        checks = [self.game.handlers[("check", str(i))] for i in range(len(self.game.ir.checks))]
+        for _round in range(50):
+            before = len(self.log)
+            for check in checks:
+                if self.over:
+                    return None
+                yield from check(self, rt.Ctx(self.current, None))
+            if len(self.log) == before:
+                return None
+        raise rt.RulesError("the game's checks keep changing the state (more than 50 rounds)")
+
+    def rank_of(self, who: Any) -> int | None:
+        if who in self.winners:
+            return 1
+        return None
+
+    # ---------------------------------------------------------------- natives
+    def _cards(self, value: Any) -> list[Card]:
+        if isinstance(value, Card):
+            return [value]
+        if isinstance(value, Zone):
+            return list(value.cards)
+        if isinstance(value, list):
+            return [c for c in value if isinstance(c, Card)]
+        return []
+
+    def _move(self, ctx: rt.Ctx, cards: Any, zone: Any, top: bool) -> Iterator[Any]:
+        if not isinstance(zone, Zone):
+            raise rt.RulesError(f"cannot move cards to {zone!r}")
+        for card in self._cards(cards):
+            old = card.zone
+            if old is zone:
+                continue
+            self._place(card, zone, top=top or zone.ordered)
+            self.record("move", card=self.describe(card), to=self.describe(zone))
+            if old is not None:
+                yield from self.emit(ctx, "left", [card, old])
+            ctype = self.game.cardtypes.get(card.type)
+            if ctype is not None and ctype.enters == zone.name:
+                for status in ctype.enters_with:
+                    self.set_status(card, status, True)
+            yield from self.emit(ctx, "entered", [card, zone])
+
+    def native_move_cards(self, ctx: rt.Ctx, cards: Any, zone: Any) -> Iterator[Any]:
+        return self._move(ctx, cards, zone, top=False)
+
+    def native_put_on_top(self, ctx: rt.Ctx, cards: Any, zone: Any) -> Iterator[Any]:
+        return self._move(ctx, cards, zone, top=True)
+
+    def native_put_on_bottom(self, ctx: rt.Ctx, cards: Any, zone: Any) -> Iterator[Any]:
+        def go() -> Iterator[Any]:
+            for card in self._cards(cards):
+                yield from self._move(ctx, card, zone, top=False)
+                if isinstance(zone, Zone) and card in zone.cards:
+                    zone.cards.remove(card)
+                    zone.cards.append(card)
+        return go()
+
+    def native_shuffle(self, ctx: rt.Ctx, zone: Any) -> None:
+        if not isinstance(zone, Zone):
+            raise rt.RulesError(f"cannot shuffle {zone!r}")
+        before = list(zone.cards)
+        self.rng.shuffle(zone.cards)
+        self.undoable(lambda: zone.cards.__setitem__(slice(None), before))
+        self.record("shuffle", zone=self.describe(zone), order=[c.id for c in zone.cards])
+
+    def native_shuffle_into(self, ctx: rt.Ctx, cards: Any, zone: Any) -> Iterator[Any]:
+        def go() -> Iterator[Any]:
+            yield from self._move(ctx, cards, zone, top=False)
+            self.native_shuffle(ctx, zone)
+        return go()
+
+    def native_place(self, ctx: rt.Ctx, card: Any, zone: Any, cell: Any) -> Iterator[Any]:
+        def go() -> Iterator[Any]:
+            yield from self._move(ctx, card, zone, top=False)
+            if isinstance(card, Card):
+                self.set_attr(card, "position", rt._cell_of(self, cell))
+        return go()
+
+    def native_move_to_cell(self, ctx: rt.Ctx, card: Any, cell: Any) -> None:
+        if isinstance(card, Card):
+            self.set_attr(card, "position", rt._cell_of(self, cell))
+            self.record("move", card=self.describe(card), cell=card.position)
+
+    def native_attach(self, ctx: rt.Ctx, card: Any, host: Any) -> None:
+        if isinstance(card, Card) and isinstance(host, Card):
+            self.native_detach(ctx, card)
+            self.set_attr(card, "host", host)
+            host.attached.append(card)
+            self.undoable(lambda: host.attached.remove(card))
+            self.record("attach", card=self.describe(card), host=self.describe(host))
+
+    def native_detach(self, ctx: rt.Ctx, card: Any) -> None:
+        if isinstance(card, Card) and card.host is not None:
+            host = card.host
+            if card in host.attached:
+                index = host.attached.index(card)
+                host.attached.pop(index)
+                self.undoable(lambda: host.attached.insert(index, card))
+            self.set_attr(card, "host", None)
+
+    def native_give_control(self, ctx: rt.Ctx, card: Any, player: Any) -> None:
+        for c in self._cards(card):
+            self.set_attr(c, "controller", player)
+
+    def native_turn_face_down(self, ctx: rt.Ctx, cards: Any) -> None:
+        for c in self._cards(cards):
+            self.set_attr(c, "face_down", True)
+
+    def native_turn_face_up(self, ctx: rt.Ctx, cards: Any) -> None:
+        for c in self._cards(cards):
+            self.set_attr(c, "face_down", False)
+
+    def native_reveal(self, ctx: rt.Ctx, cards: Any, player: Any = None) -> None:
+        self.record("reveal", cards=self.describe(self._cards(cards)), to=self.describe(player))
+
+    def native_remove_from_game(self, ctx: rt.Ctx, cards: Any) -> None:
+        for c in self._cards(cards):
+            self._place(c, None, top=False)
+
+    def native_create_copies(self, ctx: rt.Ctx, card: Any, zone: Any, owner: Any = None) -> None:
+        definition = self.game.cards_by_name.get(str(card).lower())
+        if definition is None:
+            raise rt.RulesError(f"there is no card named {card!r}")
+        for _ in range(definition.copies):
+            self.create_card(definition.name, zone, owner if owner is not None else ctx.you)
+
+    def native_perform_effect(self, ctx: rt.Ctx, card: Any) -> Iterator[Any]:
+        def go() -> Iterator[Any]:
+            if not isinstance(card, Card) or card.definition is None:
+                return
+            for index, ability in card.definition.abilities:
+                if isinstance(ability, ir.Effect):
+                    yield from self.game.card_handler(card.name, index)(self, rt.Ctx(card.controller, card))
+        return go()
+
+    def native_gain(self, ctx: rt.Ctx, amount: Any, counter: Any, player: Any = None) -> None:
+        owner = None if self.game.counters[str(counter)].scope == "shared" else (player or ctx.you)
+        self.set_counter(owner, str(counter), rt.arith("+", self.get_counter(owner, str(counter)), amount))
+
+    def native_lose(self, ctx: rt.Ctx, amount: Any, counter: Any, player: Any = None) -> None:
+        owner = None if self.game.counters[str(counter)].scope == "shared" else (player or ctx.you)
+        self.set_counter(owner, str(counter), rt.arith("-", self.get_counter(owner, str(counter)), amount))
+
+    def native_pay(self, ctx: rt.Ctx, amount: Any, counter: Any, player: Any = None) -> None:
+        owner = None if self.game.counters[str(counter)].scope == "shared" else (player or ctx.you)
+        have = self.get_counter(owner, str(counter))
+        if rt.compare("<", have, amount):
+            raise rt.CannotPay()
+        self.set_counter(owner, str(counter), rt.arith("-", have, amount))
+
+    def native_end_turn(self, ctx: rt.Ctx) -> None:
+        self.record("end_turn")
+
+    def native_end_stage(self, ctx: rt.Ctx) -> None:
+        self.record("end_stage")
+
+    def native_extra_turn(self, ctx: rt.Ctx, player: Any) -> None:
+        self.record("extra_turn", player=self.describe(player))
+
+    def native_set_next_player(self, ctx: rt.Ctx, player: Any) -> None:
+        self.record("next_player", player=self.describe(player))
+
+    def native_win(self, ctx: rt.Ctx, player: Any) -> None:
+        self.over, self.winner, self.winners = True, player, [player]
+        self.record("win", player=self.describe(player))
+
+    def native_share_win(self, ctx: rt.Ctx, players: Any) -> None:
+        group = [p for p in (players if isinstance(players, list) else [players]) if isinstance(p, Player)]
+        self.over, self.winners = True, group
+        self.winner = group[0] if len(group) == 1 else None
+        self.record("win", players=self.describe(group))
+
+    def native_lose_game(self, ctx: rt.Ctx, player: Any) -> None:
+        if isinstance(player, Player):
+            self.set_attr(player, "eliminated", True)
+        self.record("lose", player=self.describe(player))
+        living = rt.players(self)
+        if len(living) == 1:
+            self.native_win(ctx, living[0])
+
+    def native_eliminate(self, ctx: rt.Ctx, player: Any) -> None:
+        self.native_lose_game(ctx, player)
+
+    def native_draw_game(self, ctx: rt.Ctx) -> None:
+        self.over, self.drawn, self.winner = True, True, None
+        self.record("draw")
+
+    def native_end_game(self, ctx: rt.Ctx) -> None:
+        self.over = True
+        self.record("end_game")
+
+    def native_say(self, ctx: rt.Ctx, message: Any) -> None:
+        self.record("say", message=str(message))
+
+
+class _NotAnOption(Exception):
+    pass

@@ -1,0 +1,738 @@
+"""What compiled handlers call: the engine's generic mechanisms.
+
+The generated module (compiler/codegen.py) imports this as `rt`. Nothing here knows any
+particular game: names, fields, counters, zones and card types are looked up in the
+compiled game's tables, and every game-specific rule arrives as a compiled handler.
+Decisions are requests the handlers `yield` (Choose, ChooseOption); the match turns them
+into legal actions or answers them from a scenario script.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Iterator
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from cardsmith.engine.state import Card, EnumValue, Modifier, Number, Player, Zone, normalize
+
+if TYPE_CHECKING:
+    from cardsmith.engine.match import Match
+
+F = Fraction
+
+
+class RulesError(Exception):
+    """A rule did something impossible at play time; names the .cards line."""
+
+
+class Cancelled(Exception):
+    """Raised by `cancel` in a before/instead hook: the hooked procedure does not happen."""
+
+
+class CannotPay(Exception):
+    """A cost could not be paid: the action is not legal."""
+
+
+class NotLegal(Exception):
+    """An action's condition does not hold for the chosen parameters."""
+
+
+class Paid:
+    """Yielded by an action once its parameters are chosen and its cost is paid."""
+
+
+class ExpectationFailed(AssertionError):
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+class Ctx:
+    """Who is acting: `you` (a player) and `self` (the card whose ability runs)."""
+
+    __slots__ = ("self", "you")
+
+    def __init__(self, you: Player | None, self_card: Card | None) -> None:
+        self.you = you
+        self.self = self_card
+
+
+class Dice:
+    __slots__ = ("count", "sides")
+
+    def __init__(self, count: int, sides: int) -> None:
+        self.count = count
+        self.sides = sides
+
+    def __repr__(self) -> str:
+        return f"{self.count if self.count > 1 else ''}d{self.sides}"
+
+
+class Range:
+    __slots__ = ("high", "low")
+
+    def __init__(self, low: Number | None, high: Number | None) -> None:
+        self.low = low
+        self.high = high
+
+    def __contains__(self, value: object) -> bool:
+        if not isinstance(value, int | Fraction):
+            return False
+        return (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
+
+    def __iter__(self) -> Iterator[int]:
+        if self.low is None or self.high is None:
+            raise RulesError("cannot list an open range")
+        return iter(range(int(self.low), int(self.high) + 1))
+
+
+# ---------------------------------------------------------------- requests
+
+
+class Choose:
+    """A decision: pick one (or several) of `options` for `player`."""
+
+    __slots__ = ("hidden", "label", "line", "mode", "n", "optional", "options", "player", "targeting")
+
+    def __init__(self, m: Match, player: Player | None, options: list[Any], mode: str, n: Any,
+                 hidden: bool = False, optional: bool = False, targeting: bool = False, label: str = "",
+                 line: int = 0) -> None:
+        self.player = player if player is not None else m.current
+        self.options = options
+        self.mode = mode
+        self.n = whole(m, n) if n is not None else None
+        self.hidden = hidden
+        self.optional = optional
+        self.targeting = targeting
+        self.label = label
+        self.line = line
+
+
+class ChooseOption:
+    """A choice between labelled modes (`choose one { option ... }`); answered by index."""
+
+    __slots__ = ("labels", "line", "player")
+
+    def __init__(self, m: Match, player: Player | None, labels: list[str], line: int) -> None:
+        self.player = player if player is not None else m.current
+        self.labels = labels
+        self.line = line
+
+
+class BeginSimultaneous:
+    """Choices until EndSimultaneous are made without seeing each other's answers."""
+
+
+class EndSimultaneous:
+    pass
+
+
+# ---------------------------------------------------------------- values
+
+
+def truth(value: Any) -> bool:
+    if isinstance(value, list):
+        return bool(value)
+    return bool(value)
+
+
+def whole(m: Match, value: Any) -> int:
+    if isinstance(value, Dice):
+        value = roll(m, value)
+    if isinstance(value, bool) or not isinstance(value, int | Fraction):
+        if value is None:
+            return 0
+        raise RulesError(f"expected a whole number, got {value!r}")
+    return math.floor(value)
+
+
+def arith(op: str, a: Any, b: Any) -> Number:
+    a = 0 if a is None else a
+    b = 0 if b is None else b
+    if isinstance(a, bool) or isinstance(b, bool) or not isinstance(a, int | Fraction) \
+            or not isinstance(b, int | Fraction):
+        raise RulesError(f"cannot compute {a!r} {op} {b!r}")
+    if op == "+":
+        return normalize(a + b)
+    if op == "-":
+        return normalize(a - b)
+    if op == "*":
+        return normalize(a * b)
+    if b == 0:
+        raise RulesError(f"division by zero ({a!r} {op} 0)")
+    if op == "/":
+        return normalize(Fraction(a) / Fraction(b))
+    if op == "//":
+        return normalize(Fraction(a) // Fraction(b))
+    return normalize(Fraction(a) % Fraction(b))
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, EnumValue) and isinstance(b, str):
+        return a.name == b
+    if isinstance(b, EnumValue) and isinstance(a, str):
+        return b.name == a
+    if isinstance(a, Card | Player | Zone) or isinstance(b, Card | Player | Zone):
+        return a is b
+    return bool(a == b)
+
+
+def compare(op: str, a: Any, b: Any) -> bool:
+    if op == "==":
+        return _same(a, b)
+    if op == "!=":
+        return not _same(a, b)
+    if a is None or b is None:
+        return False
+    if not isinstance(a, int | Fraction) or not isinstance(b, int | Fraction):
+        raise RulesError(f"cannot compare {a!r} {op} {b!r}")
+    return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+
+
+def contains(m: Match, collection: Any, item: Any) -> bool:
+    if isinstance(collection, Zone):
+        return item in collection.cards
+    if isinstance(collection, Range):
+        return item in collection
+    if isinstance(collection, list | tuple | set):
+        return any(_same(item, x) for x in collection)
+    if collection is None:
+        return False
+    raise RulesError(f"'in' needs a list, a zone or a range, not {collection!r}")
+
+
+def index(obj: Any, key: Any) -> Any:
+    if isinstance(obj, list | tuple):
+        i = int(key)
+        return obj[i] if -len(obj) <= i < len(obj) else None
+    if isinstance(obj, dict):
+        return obj.get(key)
+    raise RulesError(f"cannot index {obj!r}")
+
+
+def iterate(m: Match, source: Any) -> list[Any]:
+    if source is None:
+        return []
+    if isinstance(source, Zone):
+        return list(source.cards)
+    if isinstance(source, list | tuple):
+        return list(source)
+    if isinstance(source, Range):
+        return list(source)
+    if isinstance(source, Card | Player):
+        return [source]
+    raise RulesError(f"cannot loop over {source!r}")
+
+
+def options(m: Match, source: Any, where: Callable[[Any], Any] | None, exclude_self: bool = False,
+            ctx: Ctx | None = None) -> list[Any]:
+    items = iterate(m, source)
+    if where is not None:
+        items = [x for x in items if truth(where(x))]
+    if exclude_self and ctx is not None:
+        items = [x for x in items if x is not ctx.self]
+    return items
+
+
+def roll(m: Match, dice: Any) -> int:
+    if isinstance(dice, int) and not isinstance(dice, bool):
+        dice = Dice(1, dice)
+    if not isinstance(dice, Dice) or dice.sides < 1:
+        raise RulesError(f"cannot roll {dice!r}")
+    results = [m.rng.randint(1, dice.sides) for _ in range(dice.count)]
+    m.record("roll", dice=repr(dice), results=results)
+    return sum(results)
+
+
+def random_pick(m: Match, items: list[Any], count: Any) -> Any:
+    pool = list(items)
+    if count is None:
+        if not pool:
+            return None
+        pick = pool[m.rng.randrange(len(pool))]
+        m.record("random", picked=m.describe(pick))
+        return pick
+    m.rng.shuffle(pool)
+    picked = pool[: whole(m, count)]
+    m.record("random", picked=[m.describe(p) for p in picked])
+    return picked
+
+
+# ---------------------------------------------------------------- names and fields
+
+
+def player(m: Match, seat: int) -> Player | None:
+    return m.players[seat - 1] if 1 <= seat <= len(m.players) else None
+
+
+def players(m: Match) -> list[Player]:
+    return [p for p in m.players if not p.eliminated]
+
+
+def opponent(m: Match, ctx: Ctx) -> Player | None:
+    you = ctx.you or m.current
+    if you is None:
+        return None
+    living = [p for p in m.players if not p.eliminated]
+    if you not in living:
+        return None
+    i = living.index(you)
+    return living[(i + 1) % len(living)] if len(living) > 1 else None
+
+
+def name(m: Match, ctx: Ctx, text: str) -> Any:
+    """A global name: a param, a counter, a zone, an enum value, or a name argument."""
+    kind = m.game.name_kinds.get(text)
+    if kind == "param":
+        return m.params[text]
+    if kind == "counter":
+        decl = m.game.counters[text]
+        if decl.scope == "shared":
+            return m.shared[text]
+        owner = ctx.you or m.current
+        return owner.counters.get(text, 0) if owner is not None else 0
+    if kind == "zone":
+        decl_zone = m.game.zones[text]
+        return m.zone(text, None if decl_zone.scope == "shared" else (ctx.you or m.current))
+    if kind == "enumvalue":
+        return EnumValue(m.game.value_enum[text], text)
+    if kind == "enum":
+        return EnumType(text)
+    return text  # statuses, card types, keywords, regions, stages: used by name
+
+
+class EnumType:
+    __slots__ = ("name",)
+
+    def __init__(self, enum_name: str) -> None:
+        self.name = enum_name
+
+
+def attr(m: Match, obj: Any, field: str) -> Any:
+    if isinstance(obj, Card):
+        return card_field(m, obj, field)
+    if isinstance(obj, Player):
+        if field in obj.counters:
+            return obj.counters[field]
+        if field in m.game.zones:
+            return m.zone(field, obj)
+        if field in ("name", "index", "seat", "eliminated"):
+            return getattr(obj, field) if field != "index" else obj.index
+        if field == "opponents":
+            return [p for p in players(m) if p is not obj]
+        raise RulesError(f"a player has no {field!r}")
+    if isinstance(obj, EnumValue):
+        return m.game.enum_props.get((obj.enum, obj.name), {}).get(field)
+    if isinstance(obj, EnumType):
+        return EnumValue(obj.name, field)
+    if isinstance(obj, Zone):
+        if field == "cards":
+            return list(obj.cards)
+        if field == "size":
+            return len(obj.cards)
+        if field == "owner":
+            return obj.owner
+        if field == "name":
+            return obj.name
+        if field in ("top", "bottom"):
+            return (obj.cards[0] if field == "top" else obj.cards[-1]) if obj.cards else None
+        raise RulesError(f"a zone has no {field!r}")
+    if isinstance(obj, tuple) and len(obj) == 2 and field in ("x", "y"):
+        return obj[0] if field == "x" else obj[1]
+    if isinstance(obj, list):
+        return [attr(m, x, field) for x in obj]
+    if isinstance(obj, str) and obj in m.game.regions:
+        region = m.game.regions[obj]
+        if field == "cells":
+            return sorted(region.cells)
+        return region.properties.get(field)
+    if obj is None:
+        return None
+    raise RulesError(f"{obj!r} has no {field!r}")
+
+
+def card_field(m: Match, card: Card, field: str) -> Any:
+    if field in card.counters:
+        return card.counters[field]
+    game = m.game
+    if field in game.statuses:
+        return field in card.statuses
+    if field in card.base:
+        return m.effective(card, field)
+    builtin = _CARD_BUILTINS.get(field)
+    if builtin is not None:
+        return builtin(m, card)
+    if field in game.card_fields:
+        return m.effective(card, field)
+    raise RulesError(f"{card.name} has no {field!r}")
+
+
+_CARD_BUILTINS: dict[str, Callable[[Match, Card], Any]] = {
+    "name": lambda m, c: c.name,
+    "type": lambda m, c: c.type,
+    "owner": lambda m, c: c.owner,
+    "controller": lambda m, c: c.controller,
+    "zone": lambda m, c: c.zone,
+    "host": lambda m, c: c.host,
+    "attached": lambda m, c: list(c.attached),
+    "position": lambda m, c: c.position,
+    "keywords": lambda m, c: [k for k, _args in m.keywords_of(c)],
+    "copies": lambda m, c: c.definition.copies if c.definition is not None else 1,
+    "rules_text": lambda m, c: c.definition.text if c.definition is not None else "",
+    "art": lambda m, c: c.definition.art if c.definition is not None else None,
+    "flavour": lambda m, c: c.definition.flavour if c.definition is not None else None,
+    "face_down": lambda m, c: c.face_down,
+    "id": lambda m, c: c.id,
+}
+
+
+def change_counter(m: Match, owner: Player | None, counter: str, op: str, value: Any) -> None:
+    if owner is None and m.game.counters[counter].scope != "shared":
+        owner = m.current
+    m.set_counter(owner, counter, _combine(m, m.get_counter(owner, counter), op, value))
+
+
+def change_field(m: Match, obj: Any, field: str, op: str, value: Any, period: str | None,
+                 condition: Callable[[], Any] | None) -> None:
+    if isinstance(obj, list):
+        for item in obj:
+            change_field(m, item, field, op, value, period, condition)
+        return
+    if isinstance(obj, Player):
+        m.set_counter(obj, field, _combine(m, obj.counters.get(field, 0), op, value))
+        return
+    if not isinstance(obj, Card):
+        raise RulesError(f"cannot change {field!r} of {obj!r}")
+    card = obj
+    if field in card.counters:
+        m.set_card_counter(card, field, _combine(m, card.counters[field], op, value))
+        return
+    if field in m.game.statuses:
+        m.set_status(card, field, truth(value if op == "set" else True))
+        m.record("status", card=m.describe(card), status=field, on=field in card.statuses)
+        return
+    if period is not None or condition is not None:
+        delta = value if op != "decrease" else arith("-", 0, value)
+        m.add_modifier(card, Modifier(field, "=" if op == "set" else "+", delta, period, condition))
+        m.record("modify", card=m.describe(card), field=field, op=op, value=_plain(value), until=period)
+        return
+    current = card.base.get(field, 0)
+    m.set_base(card, field, _combine(m, current, op, value))
+    m.record("set", card=m.describe(card), field=field, value=_plain(card.base[field]))
+
+
+def change_index(m: Match, obj: Any, key: Any, op: str, value: Any) -> None:
+    if isinstance(obj, list):
+        i = int(key)
+        old = obj[i]
+        obj[i] = _combine(m, old, op, value)
+        m.undoable(lambda: obj.__setitem__(i, old))
+        return
+    raise RulesError(f"cannot change an element of {obj!r}")
+
+
+def _combine(m: Match, current: Any, op: str, value: Any) -> Any:
+    if op == "set":
+        return value
+    return arith("+" if op == "increase" else "-", current, value)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return float(value)
+    if isinstance(value, Card | Player | Zone | EnumValue):
+        return str(value)
+    return value
+
+
+# ---------------------------------------------------------------- queries
+
+
+def query(m: Match, ctx: Ctx, noun: str, adjectives: list[str], zone: Any,
+          where: Callable[[Any], Any] | None) -> list[Any]:
+    noun = noun.lower()
+    if noun in ("player", "players", "opponent", "opponents"):
+        pool: list[Any] = players(m)
+        if noun.startswith("opponent") or "other" in adjectives:
+            pool = [p for p in pool if p is not ctx.you]
+        return [p for p in pool if where is None or truth(where(p))]
+    type_name = m.game.nouns.get(noun)
+    if zone is None:
+        cards = m.all_cards()
+    elif isinstance(zone, Zone):
+        cards = list(zone.cards)
+    elif isinstance(zone, list):
+        cards = [c for c in zone if isinstance(c, Card)]
+    else:
+        raise RulesError(f"cannot look for cards in {zone!r}")
+    out = []
+    for card in cards:
+        if type_name is not None and card.type != type_name:
+            continue
+        if adjectives and not all(_has_quality(m, ctx, card, word) for word in adjectives):
+            continue
+        if where is not None and not truth(where(card)):
+            continue
+        out.append(card)
+    return out
+
+
+def _has_quality(m: Match, ctx: Ctx, card: Card, word: str) -> bool:
+    if word in m.game.statuses:
+        return word in card.statuses
+    if word == "friendly":
+        return card.controller is ctx.you
+    if word == "enemy":
+        return card.controller is not None and card.controller is not ctx.you
+    if word == "other":
+        return card is not ctx.self
+    if word in ("token", "tokens"):
+        return m.is_token(card)
+    if word == "face_down":
+        return card.face_down
+    if word == "face_up":
+        return not card.face_down
+    if word == "attached":
+        return card.host is not None
+    if word == "unattached":
+        return card.host is None
+    if word in m.game.value_enum:
+        return any(isinstance(v, EnumValue) and v.name == word for v in card.base.values())
+    if word in m.game.keywords:
+        return any(k == word for k, _ in m.keywords_of(card))
+    type_name = m.game.nouns.get(word.lower())
+    if type_name is not None:
+        return card.type == type_name
+    return False
+
+
+def is_(m: Match, ctx: Ctx, value: Any, words: list[str]) -> bool:
+    if isinstance(value, Card):
+        return all(_has_quality(m, ctx, value, w) for w in words)
+    if isinstance(value, Player):
+        return all(w in ("player",) or (w == "eliminated" and value.eliminated) for w in words)
+    return False
+
+
+def top(m: Match, zone: Any, count: Any, bottom: bool) -> Any:
+    if not isinstance(zone, Zone):
+        raise RulesError(f"'top of' needs a zone, not {zone!r}")
+    cards = zone.cards[::-1] if bottom else zone.cards
+    if count is None:
+        return cards[0] if cards else None
+    return list(cards[: whole(m, count)])
+
+
+# ---------------------------------------------------------------- calls, hooks, events
+
+
+def invoke(m: Match, ctx: Ctx, procedure: str, args: dict[str, Any]) -> Iterator[Any]:
+    """Run a procedure (compiled or native) with its before / instead / after hooks."""
+    return m.invoke(ctx, procedure, args)
+
+
+def emit(m: Match, ctx: Ctx, event: str, args: list[Any]) -> Iterator[Any]:
+    return m.emit(ctx, event, args)
+
+
+def checkpoint(m: Match) -> Iterator[Any]:
+    """Run the game's checks (state-based rules) until nothing changes."""
+    return m.run_checks()
+
+
+def run_pure(m: Match, gen: Iterator[Any]) -> Any:
+    """Run a function written with a { } body: it may compute but not ask anything."""
+    try:
+        request = next(gen)
+    except StopIteration as stop:
+        return stop.value
+    raise RulesError(f"a function cannot make a decision ({type(request).__name__})")
+
+
+def perform(m: Match, ctx: Ctx, action: str, by: Any, choosing: list[Any], expect_illegal: bool,
+            line: int) -> Iterator[Any]:
+    return m.perform_scripted(action, by, choosing, expect_illegal, line)
+
+
+def expect(m: Match, condition: Any, message: str | None, line: int) -> None:
+    if not truth(condition):
+        raise ExpectationFailed(message or "expectation failed", line)
+    m.record("expect", line=line, message=message)
+
+
+# ---------------------------------------------------------------- native functions
+
+
+def _items(value: Any) -> list[Any]:
+    if isinstance(value, Zone):
+        return list(value.cards)
+    if isinstance(value, list | tuple):
+        return list(value)
+    if value is None:
+        return []
+    return [value]
+
+
+def fn_count(m: Match, ctx: Ctx, items: Any) -> int:
+    return len(_items(items))
+
+
+def fn_sum(m: Match, ctx: Ctx, items: Any, field: Any = None) -> Number:
+    total: Number = 0
+    for item in _items(items):
+        value = attr(m, item, field) if field is not None and not isinstance(item, int | Fraction) else item
+        if isinstance(value, int | Fraction) and not isinstance(value, bool):
+            total = normalize(total + value)
+    return total
+
+
+def fn_min(m: Match, ctx: Ctx, a: Any, b: Any = None) -> Any:
+    values = [x for x in (_items(a) if b is None else [a, b]) if x is not None]
+    return min(values) if values else None
+
+
+def fn_max(m: Match, ctx: Ctx, a: Any, b: Any = None) -> Any:
+    values = [x for x in (_items(a) if b is None else [a, b]) if x is not None]
+    return max(values) if values else None
+
+
+def fn_any(m: Match, ctx: Ctx, items: Any) -> bool:
+    return any(truth(x) if not isinstance(x, Card | Player) else True for x in _items(items))
+
+
+def fn_size(m: Match, ctx: Ctx, zone: Any) -> int:
+    return len(_items(zone))
+
+
+def fn_first(m: Match, ctx: Ctx, items: Any) -> Any:
+    values = _items(items)
+    return values[0] if values else None
+
+
+def fn_last(m: Match, ctx: Ctx, items: Any) -> Any:
+    values = _items(items)
+    return values[-1] if values else None
+
+
+def fn_values(m: Match, ctx: Ctx, items: Any, field: Any) -> list[Any]:
+    return [attr(m, x, field) for x in _items(items)]
+
+
+def fn_abs(m: Match, ctx: Ctx, x: Any) -> Number:
+    return normalize(abs(x))
+
+
+def fn_floor(m: Match, ctx: Ctx, x: Any) -> int:
+    return int(math.floor(x))  # noqa: RUF046 - x may be a Fraction
+
+
+def fn_ceil(m: Match, ctx: Ctx, x: Any) -> int:
+    return int(math.ceil(x))  # noqa: RUF046 - x may be a Fraction
+
+
+def _cell_of(m: Match, thing: Any) -> tuple[int, int] | None:
+    if isinstance(thing, Card):
+        if thing.position is None and thing.host is not None:
+            return _cell_of(m, thing.host)
+        return thing.position
+    if isinstance(thing, tuple | list) and len(thing) == 2:
+        return (int(thing[0]), int(thing[1]))
+    return None
+
+
+def fn_distance(m: Match, ctx: Ctx, a: Any, b: Any) -> int | None:
+    """King-move distance between two cells (or the cells of two cards)."""
+    ca, cb = _cell_of(m, a), _cell_of(m, b)
+    if ca is None or cb is None:
+        return m.zone_distance(a, b)
+    return max(abs(ca[0] - cb[0]), abs(ca[1] - cb[1]))
+
+
+def fn_cell(m: Match, ctx: Ctx, x: Any, y: Any) -> tuple[int, int]:
+    return (int(x), int(y))
+
+
+def fn_position(m: Match, ctx: Ctx, card: Any) -> tuple[int, int] | None:
+    return _cell_of(m, card)
+
+
+def fn_card_at(m: Match, ctx: Ctx, zone: Any, cell: Any) -> Card | None:
+    target = _cell_of(m, cell)
+    for card in _items(zone):
+        if isinstance(card, Card) and card.position == target:
+            return card
+    return None
+
+
+def fn_has_keyword(m: Match, ctx: Ctx, card: Any, keyword: Any) -> bool:
+    return isinstance(card, Card) and any(k == keyword for k, _ in m.keywords_of(card))
+
+
+def fn_keyword_value(m: Match, ctx: Ctx, card: Any, keyword: Any, position: Any = 1) -> Any:
+    if not isinstance(card, Card):
+        return None
+    for k, args in m.keywords_of(card):
+        if k == keyword:
+            i = int(position) - 1
+            return args[i] if 0 <= i < len(args) else None
+    return None
+
+
+def fn_opponents(m: Match, ctx: Ctx, who: Any) -> list[Player]:
+    return [p for p in players(m) if p is not who]
+
+
+def fn_next_player(m: Match, ctx: Ctx, who: Any) -> Player | None:
+    living = players(m)
+    if who not in living:
+        return living[0] if living else None
+    return living[(living.index(who) + 1) % len(living)]
+
+
+def fn_create(m: Match, ctx: Ctx, card: Any, zone: Any, owner: Any = None) -> Card:
+    return m.create_card(str(card), zone, owner if owner is not None else ctx.you)
+
+
+def fn_in_region(m: Match, ctx: Ctx, thing: Any, region: Any) -> bool:
+    cell = _cell_of(m, thing)
+    decl = m.game.regions.get(str(region))
+    return cell is not None and decl is not None and cell in decl.cells
+
+
+def fn_cells(m: Match, ctx: Ctx, region: Any) -> list[tuple[int, int]]:
+    decl = m.game.regions.get(str(region))
+    return sorted(decl.cells) if decl is not None else []
+
+
+def fn_catalog(m: Match, ctx: Ctx, type_name: Any = None) -> list[str]:
+    return [c.name for c in m.game.ir.cards if type_name is None or c.type == type_name]
+
+
+def fn_copies_of(m: Match, ctx: Ctx, card: Any) -> int:
+    definition = m.game.cards_by_name.get(str(card).lower())
+    return definition.copies if definition is not None else 0
+
+
+def fn_rank(m: Match, ctx: Ctx, who: Any) -> int | None:
+    return m.rank_of(who)
+
+
+def keyword_arg(m: Match, ctx: Ctx, keyword: str, position: int) -> Any:
+    """The value the acting card gives a keyword's parameter (`Ranged 2` → n = 2)."""
+    card = ctx.self
+    if isinstance(card, Card):
+        for k, args in m.keywords_of(card):
+            if k == keyword and position < len(args):
+                return args[position]
+    decl = m.game.keywords.get(keyword)
+    if decl is not None and position < len(decl.params) and decl.params[position].default is not None:
+        return m.game._static(decl.params[position].default)
+    return None
+
+
+# ---------------------------------------------------------------- misc
+
+
+def remember_iterable(values: Iterable[Any]) -> list[Any]:
+    return list(values)

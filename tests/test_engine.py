@@ -1,0 +1,185 @@
+"""The compiled engine: handlers run the rules written in .cards files.
+
+Covers the code generator's safety (user text never becomes code), scenario execution
+(create, phrases, hooks, triggers, choices, actions legal and illegal), the guards
+against rules that never end, and a ratchet on the standard library's scenarios.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import GAMES, MINI_CARDS, MINI_RULES, write_game
+
+from cardsmith.compiler.api import load_game_ir
+from cardsmith.compiler.codegen import generate
+from cardsmith.engine.game import CompiledGame
+from cardsmith.engine.scenarios import run_scenarios
+
+HOSTILE = [
+    'Quote \\" and \\\\ backslash',
+    "Triple \\\"\\\"\\\" quotes and ''' too",
+    "Line\\nbreak",
+    "{{ 7 * 7 }} {% for x in y %} jinja",
+    "__import__('os').system('touch SENTINEL')",
+    "\\u0000 nul and \\t tab",
+]
+
+
+def hostile_game(folder: Path, sentinel: Path) -> Path:
+    cards = []
+    for i, name in enumerate(HOSTILE):
+        evil = name.replace("SENTINEL", str(sentinel))
+        cards.append(f'card "{evil}" {{\n  type: Unit\n  faction: Red\n  attack: {i}\n'
+                     f'  text: "{evil}"\n  flavour: "{evil}"\n}}')
+    scenario = f'''
+scenario "{HOSTILE[4].replace("SENTINEL", str(sentinel))} \\n scenario" {{
+  setup {{
+    let k = create("{HOSTILE[4].replace("SENTINEL", str(sentinel))}", battlefield, player1)
+  }}
+  deal 2 damage to k
+  expect k.damage == 2 "{HOSTILE[2]}"
+}}
+'''
+    rules = MINI_RULES.replace('game "Mini"', f'game "Mini{HOSTILE[2]}{HOSTILE[4]}"'.replace(
+        "SENTINEL", str(sentinel)))
+    return write_game(folder, {"rules.cards": rules, "cards.cards": "\n".join(cards) + scenario})
+
+
+def test_user_text_never_becomes_code(tmp_path: Path) -> None:
+    sentinel = tmp_path / "pwned"
+    folder = hostile_game(tmp_path / "g", sentinel)
+    game_ir = load_game_ir(str(folder))
+    source = generate(game_ir, "0.1.0")
+    tree = ast.parse(source)
+    calls = {node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+    assert "__import__" not in calls and "eval" not in calls and "exec" not in calls
+    for node in ast.walk(tree):  # every user string is a constant, never an identifier
+        if isinstance(node, ast.Name):
+            assert node.id.isidentifier() and "'" not in node.id
+    game = CompiledGame(game_ir)
+    results = run_scenarios(str(folder))
+    assert [r.passed for r in results] == [True], results
+    assert not sentinel.exists()
+    assert len(game.cards_by_name) == len(HOSTILE)
+
+
+MINI_SCENARIOS = '''
+keyword Etherial {
+  reminder: "Prevents 1 damage from each source."
+  before deal_damage where target == self { decrease amount by 1 }
+}
+card "Ghost" { type: Unit; faction: Blue; attack: 1; keywords: Etherial }
+card "Giant" { type: Unit; faction: Red; attack: 9; cost: 5 }
+scenario "create, phrases and counters" {
+  setup {
+    let k = create("Knight", battlefield, player1)
+  }
+  deal 3 damage to k
+  expect k.damage == 3
+  gain 2 gold
+  expect player1.gold == 2 "gain adds to the acting player's counter"
+  player2 gains 5 gold
+  expect player2.gold == 5
+}
+scenario "hooks change a procedure's arguments" {
+  setup {
+    let g = create("Ghost", battlefield, player1)
+  }
+  deal 3 damage to g
+  expect g.damage == 2 "Etherial prevents one"
+}
+scenario "triggers run on events" {
+  setup {
+    let ar = create("Archer", battlefield, player1)
+  }
+  deal 1 damage to ar
+  expect player1.gold == 1 "the Archer's trigger gains a gold"
+}
+scenario "actions: legal with the cost paid, illegal when unaffordable" {
+  setup {
+    let k = create("Knight", hand of player1, player1)
+    let giant = create("Giant", hand of player1, player1)
+  }
+  expect illegal play_unit by player1 choosing giant
+  expect giant.zone == hand of player1 "an illegal attempt changes nothing"
+  perform play_unit by player1 choosing k
+  expect k.zone == battlefield and k.exhausted
+  expect size(hand of player1) == 1
+}
+scenario "draw moves the top card" {
+  setup {
+    let first = create("Knight", deck of player1, player1)
+    let second = create("Archer", deck of player1, player1)
+  }
+  draw 1
+  expect first.zone == hand of player1 and second.zone == deck of player1
+}
+scenario "a failing expectation reports its line" {
+  expect 1 == 2 "this one fails on purpose"
+}
+'''
+
+
+def test_mini_game_scenarios(tmp_path: Path) -> None:
+    folder = write_game(tmp_path / "g", {"rules.cards": MINI_RULES, "cards.cards": MINI_CARDS,
+                                         "scenarios.cards": MINI_SCENARIOS})
+    results = {r.name: r for r in run_scenarios(str(folder))}
+    failing = results.pop("a failing expectation reports its line")
+    assert not failing.passed and failing.message == "this one fails on purpose"
+    assert failing.line == MINI_SCENARIOS.count("\n", 0, MINI_SCENARIOS.index("expect 1 == 2")) + 1
+    bad = {n: r.message for n, r in results.items() if not r.passed}
+    assert not bad, bad
+
+
+def test_endless_loops_and_recursion_stop_with_a_located_error(tmp_path: Path) -> None:
+    extra = '''
+procedure forever() "loop forever" { while true { say "again" } }
+procedure recurse() "recurse forever" { recurse forever }
+scenario "loop" { loop forever }
+scenario "recursion" { recurse forever }
+'''
+    folder = write_game(tmp_path / "g", {"rules.cards": MINI_RULES, "cards.cards": MINI_CARDS, "x.cards": extra})
+    results = {r.name: r for r in run_scenarios(str(folder))}
+    assert "loops without end" in results["loop"].message and results["loop"].line == 2
+    assert "calls itself without end" in results["recursion"].message
+
+
+# How many of the library's scenarios pass today; raise it as the engine grows.
+LIBRARY_PASSING = 95
+
+
+def test_library_scenarios_never_hit_engine_errors() -> None:
+    passed = 0
+    problems = []
+    for game in GAMES:
+        for r in run_scenarios(game):
+            passed += r.passed
+            if r.message.startswith("engine error"):
+                problems.append(f"{game}: {r.name}: {r.message}")
+    assert not problems, problems
+    assert passed >= LIBRARY_PASSING
+
+
+def test_cli_test_and_compile(tmp_path: Path) -> None:
+    folder = write_game(tmp_path / "g", {"rules.cards": MINI_RULES, "cards.cards": MINI_CARDS,
+                                         "scenarios.cards": MINI_SCENARIOS})
+    run = [sys.executable, "-m", "cardsmith.cli"]
+    proc = subprocess.run([*run, "test", str(folder)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and "FAIL  a failing expectation" in proc.stdout and "1 failed" in proc.stderr
+    proc = subprocess.run([*run, "test", str(folder), "-k", "draw"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.startswith("PASS  draw")
+    proc = subprocess.run([*run, "compile", str(folder), "--emit", "python"], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0 and "def P_deal_damage(m, ctx, v_amount, v_target)" in proc.stdout
+    ast.parse(proc.stdout)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_library_game_compiles(game: str) -> None:
+    source = generate(load_game_ir(game), "0.1.0")
+    ast.parse(source)
