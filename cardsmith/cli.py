@@ -222,6 +222,46 @@ def test_game(
     raise typer.Exit(EXIT_INPUT if failed else EXIT_OK)
 
 
+@app.command()
+def play(
+    target: Annotated[str, typer.Argument(help="a game folder or library game name")],
+    seed: Annotated[int, typer.Option("--seed", help="the match's RNG seed")] = 1,
+    players: Annotated[int | None, typer.Option("--players", help="number of players")] = None,
+    mode: Annotated[str | None, typer.Option("--mode", help="a mode the game declares")] = None,
+    log: Annotated[Path | None, typer.Option("--log", help="write the match log here (JSON lines)")] = None,
+    max_actions: Annotated[int, typer.Option("--max-actions", help="stop after this many actions")] = 20_000,
+) -> None:
+    """Play one match between random agents and print the result (JSON)."""
+    from cardsmith.compiler.api import GameError
+    from cardsmith.engine.agents import RandomAgent, play_out
+    from cardsmith.engine.flow import PlayedMatch
+    from cardsmith.engine.game import load
+    from cardsmith.util.atomic import write_text_atomic
+
+    try:
+        game = load(target)
+    except LoadError as exc:
+        raise _usage_error(exc) from None
+    except GameError as exc:
+        _print_diagnostics(exc.result)
+        raise typer.Exit(EXIT_INPUT) from None
+    if mode is not None and mode not in {m.name for m in game.ir.modes}:
+        _err(f"error: unknown mode '{mode}'")
+        raise typer.Exit(EXIT_USAGE)
+    count = players if players is not None else game.ir.game.players_min
+    match = PlayedMatch(game, seed=seed, players=count, mode=mode)
+    agents = [RandomAgent(seed * 1000 + i) for i in range(count)]
+    applied = play_out(match, agents, max_actions=max_actions)
+    result = {**match.result, "actions": applied, "seed": seed}
+    if log is not None:
+        lines = [json.dumps(entry, default=str, sort_keys=True) for entry in match.log]
+        lines.append(json.dumps({"event": "result", **result}, default=str, sort_keys=True))
+        write_text_atomic(log, "\n".join(lines) + "\n")
+        _err(f"wrote {log} ({len(lines)} events)")
+    typer.echo(json.dumps(result, default=str))
+    raise typer.Exit(EXIT_INPUT if match.error else EXIT_OK)
+
+
 def version_callback(value: bool) -> None:
     if value:
         typer.echo(f"cardsmith {__version__}")

@@ -183,3 +183,36 @@ def test_cli_test_and_compile(tmp_path: Path) -> None:
 def test_every_library_game_compiles(game: str) -> None:
     source = generate(load_game_ir(game), "0.1.0")
     ast.parse(source)
+
+
+def test_played_matches_are_deterministic_and_end(tmp_path: Path) -> None:
+    from cardsmith.engine.agents import RandomAgent, play_out
+    from cardsmith.engine.flow import PlayedMatch
+    from cardsmith.engine.game import load
+
+    game = load("combat_cards")
+    logs = []
+    for _ in range(2):
+        match = PlayedMatch(game, seed=7, players=2)
+        play_out(match, [RandomAgent(1), RandomAgent(2)], max_actions=5000)
+        assert match.over and match.error is None, match.result
+        assert match.winner is not None or match.drawn
+        logs.append(match.log)
+    assert logs[0] == logs[1]
+    other = PlayedMatch(game, seed=8, players=2)
+    play_out(other, [RandomAgent(1), RandomAgent(2)], max_actions=5000)
+    assert other.log != logs[0]
+
+
+def test_cli_play_writes_a_log(tmp_path: Path) -> None:
+    import json
+
+    log = tmp_path / "match.jsonl"
+    proc = subprocess.run([sys.executable, "-m", "cardsmith.cli", "play", "combat_cards", "--seed", "3", "--log",
+                           str(log)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["over"] and result["seed"] == 3
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    assert events[-1]["event"] == "result"
+    assert {"shuffle", "action", "counter"} <= {e["event"] for e in events}

@@ -1,0 +1,283 @@
+"""Turn structure and legal actions: a played match, OpenSpiel-style.
+
+The flow is one generator over the game's declared structure — setup, then turns
+(each player's stages and steps) and rounds (stages after every player's turn) — that
+runs compiled stage bodies and opens *action windows* where a stage lists actions.
+Whatever the flow or a handler needs decided becomes a pending request; `legal_actions`
+turns it into a list of Action objects with stable ids and readable descriptions, and
+`apply` answers it. Legal actions are derived from the same compiled action code that
+executes them: each parameter combination is probed (journaled, then rolled back) and
+offered only if its condition holds and its cost can be paid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass
+from typing import Any
+
+from cardsmith.dsl import ir
+from cardsmith.engine import runtime as rt
+from cardsmith.engine.match import Match, _NotAnOption
+from cardsmith.engine.state import Player
+
+MAX_COMBINATIONS = 200
+MAX_TURNS = 500
+
+
+@dataclass(frozen=True)
+class Action:
+    """One legal move: who makes it, a stable id within the decision, and what it does."""
+
+    id: int
+    player: int
+    description: str
+    payload: Any
+
+
+class ActionWindow:
+    """The current player may take one of the stage's actions, or pass."""
+
+    def __init__(self, player: Player, stage: ir.StageDecl) -> None:
+        self.player = player
+        self.stage = stage
+
+
+class PlayedMatch(Match):
+    """A match driven by agents through legal_actions() / apply()."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._flow = self._run()
+        self._pending: Any = None
+        self._cached: list[Action] | None = None
+        self.error: str | None = None
+        self._advance(None)
+
+    # ---------------------------------------------------------------- the public API
+    @property
+    def is_over(self) -> bool:
+        return self.over or self._pending is None
+
+    @property
+    def result(self) -> dict[str, Any]:
+        return {"over": self.over, "winner": self.describe(self.winner), "winners": self.describe(self.winners),
+                "drawn": self.drawn, "turns": self.turn_number, "error": self.error}
+
+    def legal_actions(self) -> list[Action]:
+        if self._cached is None:
+            self._cached = self._actions_for(self._pending)
+        return self._cached
+
+    def apply(self, action: Action | int) -> None:
+        actions = self.legal_actions()
+        chosen = actions[action] if isinstance(action, int) else action
+        if chosen not in actions:
+            raise ValueError("not a legal action now")
+        self.record("action", player=f"player{chosen.player + 1}", id=chosen.id, description=chosen.description)
+        self._advance(chosen.payload)
+
+    # ---------------------------------------------------------------- driving the flow
+    def _advance(self, reply: Any) -> None:
+        self._cached = None
+        try:
+            request = self._flow.send(reply)
+            while isinstance(request, rt.BeginSimultaneous | rt.EndSimultaneous) or (
+                    isinstance(request, rt.Choose) and len(request.options) <= 1 and request.mode == "one"
+                    and not request.optional):
+                # forced choices (one option, or none) need no decision
+                answer = request.options[0] if isinstance(request, rt.Choose) and request.options else None
+                request = self._flow.send(answer)
+            self._pending = request
+        except StopIteration:
+            self._pending = None
+        except (rt.RulesError, rt.ExpectationFailed) as error:
+            self.error = f"{error} (line {self.last_line})"
+            self.over = True
+            self._pending = None
+
+    def _run(self) -> Generator[Any, Any, None]:
+        ctx = rt.Ctx(self.current, None)
+        yield from self.emit(ctx, "game_started", [])
+        for i in range(len(self.game.ir.setup)):
+            yield from self.game.handlers[("setup", str(i))](self, ctx)
+        yield from self.run_checks()
+        turn_flow = next((f for f in self.game.ir.flows if f.scope == "turn"), None)
+        round_flow = next((f for f in self.game.ir.flows if f.scope == "round"), None)
+        while not self.over and self.turn_number <= MAX_TURNS:
+            if turn_flow is not None:
+                for player in list(self.players):
+                    if self.over:
+                        return
+                    if player.eliminated:
+                        continue
+                    self.current = player
+                    yield from self._turn(turn_flow, player)
+                    self.turn_number += 1
+            if round_flow is not None and not self.over:
+                yield from self._stages(round_flow, "round", self.current or self.players[0])
+            self.round_number += 1
+            if turn_flow is None and round_flow is None:
+                return
+        if not self.over:
+            self.error = f"no winner after {MAX_TURNS} turns"
+            self.over = True
+
+    def _turn(self, flow: ir.FlowDecl, player: Player) -> Generator[Any, Any, None]:
+        ctx = rt.Ctx(player, None)
+        yield from self.emit(ctx, "turn_started", [player])
+        yield from self._stages(flow, "turn", player)
+        yield from self.emit(ctx, "turn_ended", [player])
+        self._expire("turn")
+
+    def _stages(self, flow: ir.FlowDecl, scope: str, player: Player) -> Generator[Any, Any, None]:
+        for stage in flow.stages:
+            if self.over:
+                return
+            yield from self._stage(stage, scope, [stage.name], player)
+
+    def _stage(self, stage: ir.StageDecl, scope: str, path: list[str], player: Player) -> Generator[Any, Any, None]:
+        ctx = rt.Ctx(player, None)
+        self.stage_name = stage.name
+        yield from self.emit(ctx, "stage_started", [stage.name])
+        yield from self.game.handlers[("stage", scope, *path)](self, ctx)
+        yield from self.run_checks()
+        for step in stage.steps:
+            if self.over:
+                return
+            yield from self._stage(step, scope, [*path, step.name], player)
+        if stage.actions and not self.over:
+            for _ in range(200):
+                if self.over:
+                    break
+                reply = yield ActionWindow(player, stage)
+                if reply is None or reply == "pass":
+                    break
+                action_name, choices = reply
+                yield from self._take(action_name, player, choices)
+                yield from self.run_checks()
+        yield from self.emit(ctx, "stage_ended", [stage.name])
+        self._expire(stage.name)
+
+    def _take(self, action: str, player: Player, choices: list[Any]) -> Generator[Any, Any, None]:
+        ctx = rt.Ctx(player, None)
+        program = self.game.handlers[("action", action)](self, ctx)
+        script = list(choices)
+        reply: Any = None
+        while True:
+            try:
+                request = program.send(reply)
+            except StopIteration:
+                return
+            if isinstance(request, rt.Paid):
+                reply = None
+                continue
+            if script and isinstance(request, rt.Choose):
+                reply = script.pop(0)
+                continue
+            reply = yield request
+
+    def _expire(self, period: str) -> None:
+        for card in self.all_cards():
+            if card.modifiers:
+                card.modifiers = [mod for mod in card.modifiers if mod.period != period]
+
+    # ---------------------------------------------------------------- legal actions
+    def _actions_for(self, request: Any) -> list[Action]:
+        if request is None:
+            return []
+        if isinstance(request, rt.ChooseOption):
+            return [Action(i, request.player.index, f"choose '{label}'", i) for i, label in enumerate(request.labels)]
+        if isinstance(request, rt.Choose):
+            return self._choice_actions(request)
+        if isinstance(request, ActionWindow):
+            return self._window_actions(request)
+        return []
+
+    def _choice_actions(self, request: rt.Choose) -> list[Action]:
+        who = request.player.index
+        if request.mode == "one":
+            out = [Action(i, who, f"choose {self.describe(o)} ({request.label})", o)
+                   for i, o in enumerate(request.options)]
+            if request.optional or not out:
+                out.append(Action(len(out), who, "choose nothing", None))
+            return out
+        # several items: offer the first n in each of a bounded set of orders (simple, deterministic)
+        n = request.n if request.n is not None else len(request.options)
+        picks: list[list[Any]] = []
+        if request.mode in ("up_to", "any"):
+            picks.append([])
+        for start in range(len(request.options)):
+            group = request.options[start:start + n]
+            if len(group) == n or request.mode != "exact":
+                picks.append(group)
+        unique: list[list[Any]] = []
+        for group in picks:
+            if group not in unique:
+                unique.append(group)
+        return [Action(i, who, f"choose {self.describe(g)} ({request.label})", g) for i, g in enumerate(unique)]
+
+    def _window_actions(self, window: ActionWindow) -> list[Action]:
+        who = window.player.index
+        out: list[Action] = []
+        for name in window.stage.actions:
+            if name == "pass":
+                continue
+            decl = self.game.actions.get(name)
+            if decl is None or decl.by not in ("current", "any"):
+                continue
+            for choices in self._probe(name, window.player):
+                described = ", ".join(str(self.describe(c)) for c in choices)
+                label = decl.label + (f": {described}" if described else "")
+                out.append(Action(len(out), who, label, (name, choices)))
+        out.append(Action(len(out), who, "pass", "pass"))
+        return out
+
+    def _probe(self, action: str, player: Player) -> list[list[Any]]:
+        """Every parameter combination for which the action is legal (condition + cost)."""
+        found: list[list[Any]] = []
+        frontier: list[list[Any]] = [[]]
+        while frontier and len(found) < MAX_COMBINATIONS:
+            prefix = frontier.pop(0)
+            outcome = self._try(action, player, prefix)
+            if outcome is True:
+                found.append(prefix)
+            elif isinstance(outcome, list):
+                frontier.extend([*prefix, option] for option in outcome)
+        return found
+
+    def _try(self, action: str, player: Player, prefix: list[Any]) -> bool | list[Any]:
+        """Run the action up to its payment with these choices, then roll everything back.
+
+        True: legal as is. A list: the options of the next, still open, choice. False: not legal."""
+        snapshot = self.snapshot_state()
+        saved_current = self.current
+        self.current = player
+        script = list(prefix)
+        program = self.game.handlers[("action", action)](self, rt.Ctx(player, None))
+        try:
+            reply: Any = None
+            while True:
+                request = program.send(reply)
+                if isinstance(request, rt.Paid):
+                    return True
+                if isinstance(request, rt.Choose):
+                    if not script:
+                        return list(request.options) if request.mode == "one" else [
+                            self.default_answer(request)]
+                    reply = script.pop(0)
+                    continue
+                if isinstance(request, rt.ChooseOption):
+                    if not script:
+                        return list(range(len(request.labels)))
+                    reply = script.pop(0)
+                    continue
+                reply = None
+        except (StopIteration, rt.CannotPay, rt.NotLegal, _NotAnOption):
+            return False
+        except (rt.RulesError, TypeError, ValueError, AttributeError, KeyError, IndexError):
+            return False
+        finally:
+            program.close()
+            self.restore_state(snapshot)
+            self.current = saved_current
