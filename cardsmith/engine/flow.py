@@ -187,7 +187,8 @@ class PlayedMatch(Match):
         if request is None:
             return []
         if isinstance(request, rt.ChooseOption):
-            return [Action(i, request.player.index, f"choose '{label}'", i) for i, label in enumerate(request.labels)]
+            who = request.player.index if request.player is not None else 0
+            return [Action(i, who, f"choose '{label}'", i) for i, label in enumerate(request.labels)]
         if isinstance(request, rt.Choose):
             return self._choice_actions(request)
         if isinstance(request, ActionWindow):
@@ -195,7 +196,7 @@ class PlayedMatch(Match):
         return []
 
     def _choice_actions(self, request: rt.Choose) -> list[Action]:
-        who = request.player.index
+        who = request.player.index if request.player is not None else 0
         if request.mode == "one":
             out = [Action(i, who, f"choose {self.describe(o)} ({request.label})", o)
                    for i, o in enumerate(request.options)]
