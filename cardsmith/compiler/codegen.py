@@ -438,9 +438,14 @@ class CodeGenerator:
             writer = BodyWriter(self)
             scope = Scope()
             writer.block(sc.setup, scope)
-            for stmt in sc.body:
+            stack_actions = {a.name for a in g.actions if a.speed in ("stack", "instant")}
+            for si, stmt in enumerate(sc.body):
                 writer.stmt(stmt, scope)
-                writer.line("yield from rt.checkpoint(m)")
+                nxt = sc.body[si + 1] if si + 1 < len(sc.body) else None
+                # stack actions performed back to back respond to each other; anything
+                # else first lets the stack resolve (every player passes)
+                respond = isinstance(nxt, ir.Perform) and nxt.action in stack_actions and not nxt.expect_illegal
+                writer.line(f"yield from rt.checkpoint(m, resolve_stack={not respond!r})")
             self.functions.append(Function(f"X_{i}", [], _origin(sc, f"scenario {sc.name!r}"), writer.text()))
             self.handlers.append((repr(("scenario", str(i))), f"X_{i}"))
         if g.heuristic is not None:

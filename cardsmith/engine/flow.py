@@ -48,6 +48,7 @@ class PlayedMatch(Match):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.flow_active = True
         self._flow = self._run()
         self._pending: Any = None
         self._cached: list[Action] | None = None
@@ -131,8 +132,9 @@ class PlayedMatch(Match):
         self._expire("turn")
 
     def _stages(self, flow: ir.FlowDecl, scope: str, player: Player) -> Generator[Any, Any, None]:
+        self.end_turn_requested = False
         for stage in flow.stages:
-            if self.over:
+            if self.over or self.end_turn_requested:
                 return
             yield from self._stage(stage, scope, [stage.name], player)
 
@@ -146,9 +148,10 @@ class PlayedMatch(Match):
             if self.over:
                 return
             yield from self._stage(step, scope, [*path, step.name], player)
+        self.end_stage_requested = False
         if stage.actions and not self.over:
             for _ in range(200):
-                if self.over:
+                if self.over or self.end_turn_requested or self.end_stage_requested:
                     break
                 reply = yield ActionWindow(player, stage)
                 if reply is None or reply == "pass":

@@ -71,6 +71,12 @@ class Match:
         # While probing whether an action is legal, every change records its inverse here,
         # so an illegal attempt is rolled back in place (objects keep their identity).
         self.journal: list[Callable[[], None]] | None = None
+        # effects of stack-speed actions waiting to resolve, last in first out
+        self.stack_programs: list[tuple[str, Generator[Any, Any, Any]]] = []
+        self._in_statics = False
+        self.flow_active = False          # a PlayedMatch runs the turn structure itself
+        self.end_turn_requested = False
+        self.end_stage_requested = False
 
     # ---------------------------------------------------------------- setup helpers
     def _start(self, decl: Any) -> Any:
@@ -151,9 +157,27 @@ class Match:
         return bool(card.definition is not None and card.definition.token)
 
     def keywords_of(self, card: Card) -> list[tuple[str, list[Any]]]:
-        return list(card.definition.keywords) if card.definition is not None else []
+        """Printed keywords plus those granted by statics (`grants: Alert`) of cards in play."""
+        found = list(card.definition.keywords) if card.definition is not None else []
+        if self._in_statics:
+            return found
+        for source, ability, key, ctx in self._statics():
+            if not ability.grants:
+                continue
+            self._in_statics = True
+            try:
+                if ability.condition is not None and not rt.truth(self._static_call(key, ("condition",), ctx)):
+                    continue
+                targets = [source] if ability.target is None else rt.iterate(
+                    self, self._static_call(key, ("target",), ctx))
+            finally:
+                self._in_statics = False
+            if any(t is card for t in targets):
+                found.extend((use.name, [self.game._static(a) for a in use.args]) for use in ability.grants)
+        return found
 
     def effective(self, card: Card, field: str) -> Any:
+        """A card's current value of a stat or property: printed, changed, modified."""
         value = card.base.get(field)
         for mod in card.modifiers:
             if mod.field != field:
@@ -161,7 +185,48 @@ class Match:
             if mod.condition is not None and not rt.truth(mod.condition()):
                 continue
             value = mod.value if mod.op == "=" else rt.arith("+", value, mod.value)
+        if self._in_statics:
+            return value  # a static's own target or condition is read without statics
+        for source, ability, key, ctx in self._statics():
+            for i, static_mod in enumerate(ability.modifiers):
+                if static_mod.stat != field:
+                    continue
+                self._in_statics = True
+                try:
+                    if ability.condition is not None and not rt.truth(self._static_call(key, ("condition",), ctx)):
+                        continue
+                    targets = [source] if ability.target is None else rt.iterate(
+                        self, self._static_call(key, ("target",), ctx))
+                    if not any(t is card for t in targets):
+                        continue
+                    amount = self._static_call(key, ("modifier", str(i)), ctx)
+                finally:
+                    self._in_statics = False
+                value = amount if static_mod.op == "=" else rt.arith(static_mod.op, value, amount)
         return value
+
+    def _static_call(self, key: tuple[str, ...], suffix: tuple[str, ...], ctx: rt.Ctx) -> Any:
+        return self.game.handlers[(*key, *suffix)](self, ctx)
+
+    def _statics(self) -> list[tuple[Card, ir.Static, tuple[str, ...], rt.Ctx]]:
+        """Every static ability of a card in play (its own, and its keywords')."""
+        found: list[tuple[Card, ir.Static, tuple[str, ...], rt.Ctx]] = []
+        for card in self.all_cards():
+            definition = card.definition
+            if definition is None or not self._in_play(card, []):
+                continue
+            for index, ability in definition.abilities:
+                if isinstance(ability, ir.Static):
+                    found.append((card, ability, ("card", card.name, index), rt.Ctx(card.controller, card)))
+            for keyword, kargs in definition.keywords:
+                kw = self.game.keywords.get(keyword)
+                if kw is None:
+                    continue
+                for index_k, ability in enumerate(kw.abilities):
+                    if isinstance(ability, ir.Static):
+                        found.append((card, ability, ("keyword", keyword, str(index_k)),
+                                      rt.Ctx(card.controller, card, keyword, kargs)))
+        return found
 
     def zone_distance(self, a: Any, b: Any) -> int | None:
         return None
@@ -283,14 +348,14 @@ class Match:
             for index, ability in definition.abilities:
                 if isinstance(ability, ir.Hook) and ability.procedure == procedure and ability.when == when:
                     found.append((card.name, self.game.card_handler(card.name, index), rt.Ctx(card.controller, card)))
-            for keyword, _args in definition.keywords:
+            for keyword, kargs in definition.keywords:
                 kw = self.game.keywords.get(keyword)
                 if kw is None:
                     continue
                 for index_k, ability in enumerate(kw.abilities):
                     if isinstance(ability, ir.Hook) and ability.procedure == procedure and ability.when == when:
                         found.append((card.name, self._keyword_bound(card, keyword, str(index_k)),
-                                      rt.Ctx(card.controller, card)))
+                                      rt.Ctx(card.controller, card, keyword, kargs)))
         return found
 
     def _keyword_bound(self, card: Card, keyword: str, index: str, suffix: tuple[str, ...] = ()) -> Callable[..., Any]:
@@ -310,7 +375,7 @@ class Match:
                 if isinstance(ability, ir.Trigger) and ability.event == event \
                         and self._in_play(card, ability.zones):
                     yield from self.game.card_handler(card.name, index)(self, rt.Ctx(card.controller, card), args)
-            for keyword, _kargs in definition.keywords:
+            for keyword, kargs in definition.keywords:
                 kw = self.game.keywords.get(keyword)
                 if kw is None:
                     continue
@@ -318,7 +383,7 @@ class Match:
                     if isinstance(ability, ir.Trigger) and ability.event == event \
                             and self._in_play(card, ability.zones):
                         yield from self.game.keyword_handler(keyword, str(index_k))(
-                            self, rt.Ctx(card.controller, card), args)
+                            self, rt.Ctx(card.controller, card, keyword, kargs), args)
         return None
 
     # ---------------------------------------------------------------- running programs
@@ -392,6 +457,11 @@ class Match:
             return None
         self.commit_state(snapshot)
         self.record("action", action=action, player=self.describe(actor))
+        if self.game.actions[action].speed in ("stack", "instant"):
+            # its effect waits on the stack: a following stack action responds to it
+            self.stack_programs.append((action, program))
+            self.script, self.current = saved_script, saved_current
+            return None
         try:
             reply = None
             while True:
@@ -489,6 +559,20 @@ class Match:
                                   scenario.span.file, self.last_line, len(self.log))
         return ScenarioResult(scenario.name, True, "ok", scenario.span.file, scenario.span.line, len(self.log))
 
+    def resolve_stack(self) -> Generator[Any, Any, None]:
+        """Every player passes: the waiting effects resolve, the last one first."""
+        while self.stack_programs:
+            action, program = self.stack_programs.pop()
+            self.record("resolve", action=action)
+            reply: Any = None
+            while True:
+                try:
+                    request = program.send(reply)
+                except StopIteration:
+                    break
+                reply = yield request
+            yield from self.run_checks()
+
     def run_checks(self) -> Iterator[Any]:
         """Every `check` block, repeatedly, until a pass changes nothing (bounded)."""
         checks = [self.game.handlers[("check", str(i))] for i in range(len(self.game.ir.checks))]
@@ -578,6 +662,8 @@ class Match:
     def native_attach(self, ctx: rt.Ctx, card: Any, host: Any) -> None:
         if isinstance(card, Card) and isinstance(host, Card):
             self.native_detach(ctx, card)
+            if host.zone is not None and card.zone is not host.zone:
+                self._place(card, host.zone, top=False)  # an attached card comes into play with its host
             self.set_attr(card, "host", host)
             host.attached.append(card)
             self.undoable(lambda: host.attached.remove(card))
@@ -642,11 +728,41 @@ class Match:
             raise rt.CannotPay()
         self.set_counter(owner, str(counter), rt.arith("-", have, amount))
 
-    def native_end_turn(self, ctx: rt.Ctx) -> None:
+    def native_end_turn(self, ctx: rt.Ctx) -> Iterator[Any] | None:
+        """In a played match the flow ends the turn; in a scenario the next turn begins
+        and runs up to its first action window."""
         self.record("end_turn")
+        self.end_turn_requested = True
+        if self.flow_active:
+            return None
+        return self.advance_turn()
 
     def native_end_stage(self, ctx: rt.Ctx) -> None:
         self.record("end_stage")
+        self.end_stage_requested = True
+
+    def advance_turn(self) -> Generator[Any, Any, None]:
+        """Scenario time: finish this turn, start the next player's, stop at its first window."""
+        self.end_turn_requested = False
+        player = self.current or self.players[0]
+        ctx = rt.Ctx(player, None)
+        yield from self.resolve_stack()
+        yield from self.emit(ctx, "turn_ended", [player])
+        for card in self.all_cards():
+            card.modifiers = [mod for mod in card.modifiers if mod.period != "turn"]
+        living = rt.players(self)
+        self.current = living[(living.index(player) + 1) % len(living)] if player in living else living[0]
+        self.turn_number += 1
+        ctx = rt.Ctx(self.current, None)
+        yield from self.emit(ctx, "turn_started", [self.current])
+        flow = next((f for f in self.game.ir.flows if f.scope == "turn"), None)
+        for stage in flow.stages if flow is not None else []:
+            yield from self.game.handlers[("stage", "turn", stage.name)](self, ctx)
+            yield from self.run_checks()
+            if stage.actions:
+                break
+            for step in stage.steps:
+                yield from self.game.handlers[("stage", "turn", stage.name, step.name)](self, ctx)
 
     def native_extra_turn(self, ctx: rt.Ctx, player: Any) -> None:
         self.record("extra_turn", player=self.describe(player))

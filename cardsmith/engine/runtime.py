@@ -49,13 +49,20 @@ class ExpectationFailed(AssertionError):
 
 
 class Ctx:
-    """Who is acting: `you` (a player) and `self` (the card whose ability runs)."""
+    """Who is acting: `you` (a player) and `self` (the card whose ability runs).
 
-    __slots__ = ("self", "you")
+    A keyword's ability also knows which use of the keyword it runs for (a card may list
+    `Damage low Self 10` twice), so its parameters read that use's arguments.
+    """
 
-    def __init__(self, you: Player | None, self_card: Card | None) -> None:
+    __slots__ = ("keyword", "keyword_args", "self", "you")
+
+    def __init__(self, you: Player | None, self_card: Card | None, keyword: str | None = None,
+                 keyword_args: list[Any] | None = None) -> None:
         self.you = you
         self.self = self_card
+        self.keyword = keyword
+        self.keyword_args = keyword_args
 
 
 class Dice:
@@ -536,9 +543,12 @@ def emit(m: Match, ctx: Ctx, event: str, args: list[Any]) -> Iterator[Any]:
     return m.emit(ctx, event, args)
 
 
-def checkpoint(m: Match) -> Iterator[Any]:
-    """Run the game's checks (state-based rules) until nothing changes."""
-    return m.run_checks()
+def checkpoint(m: Match, resolve_stack: bool = True) -> Iterator[Any]:
+    """Between scenario statements: resolve the stack (unless a response follows), then
+    run the game's checks (state-based rules) until nothing changes."""
+    if resolve_stack:
+        yield from m.resolve_stack()
+    yield from m.run_checks()
 
 
 def run_pure(m: Match, gen: Iterator[Any]) -> Any:
@@ -720,6 +730,8 @@ def fn_rank(m: Match, ctx: Ctx, who: Any) -> int | None:
 
 def keyword_arg(m: Match, ctx: Ctx, keyword: str, position: int) -> Any:
     """The value the acting card gives a keyword's parameter (`Ranged 2` → n = 2)."""
+    if ctx.keyword == keyword and ctx.keyword_args is not None and position < len(ctx.keyword_args):
+        return ctx.keyword_args[position]
     card = ctx.self
     if isinstance(card, Card):
         for k, args in m.keywords_of(card):
