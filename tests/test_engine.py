@@ -216,3 +216,20 @@ def test_cli_play_writes_a_log(tmp_path: Path) -> None:
     events = [json.loads(line) for line in log.read_text().splitlines()]
     assert events[-1]["event"] == "result"
     assert {"shuffle", "action", "counter"} <= {e["event"] for e in events}
+
+
+def test_compiled_handlers_are_cached_and_a_corrupt_entry_is_rebuilt(mini_game: Path) -> None:
+    from cardsmith.compiler.api import read_files
+    from cardsmith.compiler.cache import cache_dir
+    from cardsmith.compiler.loader import resolve
+    from cardsmith.engine.game import compiled_handlers, handlers_key
+
+    game_ir = load_game_ir(str(mini_game))
+    key = handlers_key(read_files(resolve(str(mini_game))))
+    source, _code = compiled_handlers(game_ir, key)
+    entry = cache_dir() / f"handlers-{key}.bin"
+    assert entry.exists()
+    assert compiled_handlers(game_ir, key)[0] == source
+    entry.write_bytes(b"not marshal data")
+    assert compiled_handlers(game_ir, key)[0] == source
+    assert entry.read_bytes() != b"not marshal data"

@@ -7,17 +7,25 @@ card definitions with their printed values). Matches share one CompiledGame.
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
+import marshal
+import types
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from cardsmith import __version__
-from cardsmith.compiler.api import load_game_ir
+from cardsmith.compiler.api import load_game_ir, read_files
+from cardsmith.compiler.cache import cache_dir
+from cardsmith.compiler.cache import key_for as cache_key
 from cardsmith.compiler.codegen import generate
+from cardsmith.compiler.loader import resolve
 from cardsmith.compiler.static_eval import EnumVal, NotStatic, StaticEnv
 from cardsmith.compiler.text import card_text
 from cardsmith.dsl import ir
 from cardsmith.engine.state import EnumValue
+from cardsmith.util.atomic import write_atomic
 
 
 @dataclass
@@ -56,12 +64,40 @@ def to_runtime(value: Any) -> Any:
     return value
 
 
+def compiled_handlers(game: ir.Game, key: str | None) -> tuple[str, Any]:
+    """The generated module's source and code object, from the cache when possible.
+
+    The cache entry (marshalled code + source) is keyed by the game's content hash, the
+    cardsmith version and the Python bytecode magic number; one that cannot be read back
+    is rebuilt, never trusted.
+    """
+    path = cache_dir() / f"handlers-{key}.bin" if key is not None else None
+    if path is not None:
+        try:
+            code, source = marshal.loads(path.read_bytes())
+            if isinstance(source, str) and isinstance(code, types.CodeType):
+                return source, code
+        except (OSError, ValueError, EOFError, TypeError):
+            pass
+    source = generate(game, __version__)
+    code = compile(source, f"<cardsmith handlers for {game.game.id}>", "exec")
+    if path is not None:
+        with contextlib.suppress(OSError):
+            write_atomic(path, marshal.dumps((code, source)))
+    return source, code
+
+
+def handlers_key(files: list[tuple[str, bytes]]) -> str:
+    return cache_key(files, f"handlers {importlib.util.MAGIC_NUMBER.hex()}")
+
+
 class CompiledGame:
-    def __init__(self, game: ir.Game) -> None:
+    def __init__(self, game: ir.Game, key: str | None = None) -> None:
         self.ir = game
-        self.source = generate(game, __version__)
+        self.source, code = compiled_handlers(game, key)
         namespace: dict[str, Any] = {"__name__": f"cardsmith_handlers_{game.game.id}"}
-        exec(compile(self.source, f"<cardsmith handlers for {game.game.id}>", "exec"), namespace)
+        # our own generated module: user text only ever appears in it as repr() literals
+        exec(code, namespace)
         self.handlers: dict[tuple[str, ...], Any] = namespace["HANDLERS"]
         env = StaticEnv(game)
         self.static = env
@@ -150,7 +186,8 @@ _CACHE: dict[str, CompiledGame] = {}
 
 
 def load(target: str) -> CompiledGame:
-    """Check and compile a game (by path or library name); cached per process."""
+    """Check and compile a game (by path or library name); cached per process and on disk."""
     if target not in _CACHE:
-        _CACHE[target] = CompiledGame(load_game_ir(target))
+        files = read_files(resolve(target))
+        _CACHE[target] = CompiledGame(load_game_ir(target), handlers_key(files))
     return _CACHE[target]
