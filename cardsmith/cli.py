@@ -254,12 +254,88 @@ def play(
     applied = play_out(match, agents, max_actions=max_actions)
     result = {**match.result, "actions": applied, "seed": seed}
     if log is not None:
-        lines = [json.dumps(entry, default=str, sort_keys=True) for entry in match.log]
-        lines.append(json.dumps({"event": "result", **result}, default=str, sort_keys=True))
+        from cardsmith.engine.replay import encode
+
+        lines = [encode(entry) for entry in match.log]
+        lines.append(encode({"event": "result", **result}))
         write_text_atomic(log, "\n".join(lines) + "\n")
         _err(f"wrote {log} ({len(lines)} events)")
     typer.echo(json.dumps(result, default=str))
     raise typer.Exit(EXIT_INPUT if match.error else EXIT_OK)
+
+
+@app.command()
+def replay(
+    log: Annotated[Path, typer.Argument(help="a match log written by `cardsmith play --log`")],
+    game: Annotated[str | None, typer.Option("--game", help="the game (default: the one the log names)")] = None,
+) -> None:
+    """Replay a match log and verify it, event by event; exit 1 at the first divergence."""
+    from cardsmith.engine.replay import replay as run_replay
+
+    try:
+        lines = [line for line in log.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except (OSError, UnicodeDecodeError) as exc:
+        _err(f"error: cannot read {log}: {exc}")
+        raise typer.Exit(EXIT_USAGE) from None
+    try:
+        result = run_replay(lines, game)
+    except LoadError as exc:
+        raise _usage_error(exc) from None
+    if result.ok:
+        _err(f"{log}: {result.message}")
+        raise typer.Exit(EXIT_OK)
+    _err(f"{log}:{result.line}: error[CS3001]: {result.message}")
+    raise typer.Exit(EXIT_INPUT)
+
+
+@app.command()
+def simulate(
+    target: Annotated[str, typer.Argument(help="a game folder or library game name")],
+    games: Annotated[int, typer.Option("--games", "-n", help="how many matches")] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="seed of the first match (then +1 each)")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="worker processes")] = 1,
+    players: Annotated[int | None, typer.Option("--players", help="number of players")] = None,
+    mode: Annotated[str | None, typer.Option("--mode", help="a mode the game declares")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the statistics as JSON")] = False,
+) -> None:
+    """Play many matches between random agents; print wins, draws, lengths, card stats."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from cardsmith.compiler.api import GameError
+    from cardsmith.engine.game import load
+    from cardsmith.engine.simulate import simulate as run
+    from cardsmith.engine.simulate import statistics
+
+    if games < 1 or jobs < 1:
+        _err("error: --games and --jobs must be at least 1")
+        raise typer.Exit(EXIT_USAGE)
+    try:
+        game = load(target)
+    except LoadError as exc:
+        raise _usage_error(exc) from None
+    except GameError as exc:
+        _print_diagnostics(exc.result)
+        raise typer.Exit(EXIT_INPUT) from None
+    count = players if players is not None else game.ir.game.players_min
+    console = Console(stderr=True, no_color="NO_COLOR" in os.environ)
+    with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
+        task = bar.add_task(f"simulating {target}", total=games)
+        results = run(target, games, seed, players, mode, jobs, progress=lambda n: bar.advance(task, n))
+    stats = statistics(results, count)
+    if as_json:
+        typer.echo(json.dumps(stats, indent=2))
+    else:
+        typer.echo(f"{stats['matches']} matches of {target} (seeds {seed}..{seed + games - 1})")
+        for seat, wins in stats["wins_per_seat"].items():
+            typer.echo(f"  {seat} wins: {wins}")
+        typer.echo(f"  shared wins: {stats['shared_wins']}   draws: {stats['draws']}   "
+                   f"errors: {stats['error_count']}")
+        typer.echo(f"  first player win rate: {stats['first_player_win_rate']}")
+        typer.echo(f"  turns: {stats['turns']}   actions per match: {stats['actions_mean']}")
+        for name, card in list(stats["cards"].items())[:15]:
+            typer.echo(f"  {name}: played {card['played']}, its player won {card['win_rate_when_played']:.0%}")
+    raise typer.Exit(EXIT_INPUT if stats["error_count"] else EXIT_OK)
 
 
 def version_callback(value: bool) -> None:

@@ -233,3 +233,61 @@ def test_compiled_handlers_are_cached_and_a_corrupt_entry_is_rebuilt(mini_game: 
     entry.write_bytes(b"not marshal data")
     assert compiled_handlers(game_ir, key)[0] == source
     assert entry.read_bytes() != b"not marshal data"
+
+
+def test_replay_verifies_a_log_and_finds_tampering(tmp_path: Path) -> None:
+    import json
+
+    log = tmp_path / "m.jsonl"
+    run = [sys.executable, "-m", "cardsmith.cli"]
+    assert subprocess.run([*run, "play", "combat_cards", "--seed", "2", "--log", str(log)], capture_output=True,
+                          timeout=300).returncode == 0
+    ok = subprocess.run([*run, "replay", str(log)], capture_output=True, text=True, timeout=300)
+    assert ok.returncode == 0 and "verified" in ok.stderr
+    lines = log.read_text().splitlines()
+    index = next(i for i, line in enumerate(lines) if json.loads(line)["event"] == "shuffle")
+    entry = json.loads(lines[index])
+    entry["order"] = entry["order"][::-1]
+    lines[index] = json.dumps(entry, sort_keys=True)
+    log.write_text("\n".join(lines) + "\n")
+    bad = subprocess.run([*run, "replay", str(log)], capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 1 and f":{index + 1}: error[CS3001]: diverges" in bad.stderr
+    log.write_text("not json\n")
+    assert subprocess.run([*run, "replay", str(log)], capture_output=True, timeout=300).returncode == 1
+
+
+def test_snapshot_restores_and_observations_hide_what_a_player_cannot_see() -> None:
+    import json
+
+    from cardsmith.engine.agents import RandomAgent
+    from cardsmith.engine.flow import PlayedMatch
+    from cardsmith.engine.game import load
+
+    game = load("combat_cards")
+    match = PlayedMatch(game, seed=11, players=2)
+    agents = [RandomAgent(5), RandomAgent(6)]
+    for _ in range(30):
+        actions = match.legal_actions()
+        match.apply(agents[actions[0].player].choose(match, actions))
+    snap = json.loads(json.dumps(match.snapshot()))
+    again = PlayedMatch.restore(game, snap)
+    assert again.state_summary() == match.state_summary()
+    assert [a.description for a in again.legal_actions()] == [a.description for a in match.legal_actions()]
+    view = match.observation(0)
+    hands = {z["owner"]: z for z in view["zones"] if z["zone"] == "hand"}
+    assert hands["player1"]["cards"] and all("name" in c for c in hands["player1"]["cards"])
+    assert hands["player2"]["cards"] == [] and hands["player2"]["size"] >= 0
+    decks = [z for z in view["zones"] if z["zone"] == "draw_pile"]
+    assert all(z["cards"] == [] for z in decks)
+
+
+def test_simulate_reports_balance() -> None:
+    from cardsmith.engine.simulate import simulate, statistics
+
+    results = simulate("combat_cards", 6, seed=1, jobs=2)
+    stats = statistics(results, 2)
+    assert stats["matches"] == 6 and stats["error_count"] == 0
+    assert sum(stats["wins_per_seat"].values()) + stats["draws"] + stats["shared_wins"] == 6
+    assert stats["cards"] and all(0 <= c["win_rate_when_played"] <= 1 for c in stats["cards"].values())
+    assert [r.seed for r in results] == list(range(1, 7))
+    assert simulate("combat_cards", 2, seed=3)[1].turns == results[3].turns

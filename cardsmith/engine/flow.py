@@ -19,7 +19,7 @@ from typing import Any
 from cardsmith.dsl import ir
 from cardsmith.engine import runtime as rt
 from cardsmith.engine.match import Match, _NotAnOption
-from cardsmith.engine.state import Player
+from cardsmith.engine.state import Card, Player
 
 MAX_COMBINATIONS = 200
 MAX_TURNS = 500
@@ -49,6 +49,9 @@ class PlayedMatch(Match):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.flow_active = True
+        self.history: list[int] = []
+        self.cards_played: list[tuple[int, str]] = []
+        self.record("match", game=self.game.ir.game.id, seed=self.seed, players=len(self.players), mode=self.mode)
         self._flow = self._run()
         self._pending: Any = None
         self._cached: list[Action] | None = None
@@ -76,7 +79,67 @@ class PlayedMatch(Match):
         if chosen not in actions:
             raise ValueError("not a legal action now")
         self.record("action", player=f"player{chosen.player + 1}", id=chosen.id, description=chosen.description)
+        self.history.append(chosen.id)
+        picked = chosen.payload[1] if isinstance(chosen.payload, tuple) else chosen.payload
+        for value in picked if isinstance(picked, list) else [picked]:
+            # "played": a card its chooser takes out of a zone only they can see (a hand)
+            if isinstance(value, Card) and value.zone is not None and value.zone.visibility == "owner" \
+                    and value.zone.owner is self.players[chosen.player]:
+                self.cards_played.append((chosen.player, value.name))
         self._advance(chosen.payload)
+
+    # ---------------------------------------------------------------- what a player sees, snapshots
+    def observation(self, player: int) -> dict[str, Any]:
+        """The position as `player` (0-based seat) may see it: hidden zones and other
+        players' hands show only how many cards they hold; face-down cards show as such."""
+        viewer = self.players[player]
+
+        def card_view(card: Any, visible: bool) -> dict[str, Any]:
+            if not visible or (card.face_down and card.controller is not viewer):
+                return {"id": card.id, "hidden": True}
+            return {"id": card.id, "name": card.name, "type": card.type, "controller": self.describe(card.controller),
+                    "statuses": sorted(card.statuses), "counters": {k: rt._plain(v) for k, v in card.counters.items()},
+                    "host": card.host.id if card.host is not None else None}
+
+        zones = []
+        for (name, _owner), zone in self.zones.items():
+            visible = zone.visibility == "public" or (zone.visibility == "owner" and zone.owner is viewer)
+            zones.append({"zone": name, "owner": self.describe(zone.owner), "size": len(zone.cards),
+                          "cards": [card_view(c, visible) for c in zone.cards] if visible else []})
+        actions = [a.description for a in self.legal_actions() if a.player == player]
+        return {"you": viewer.name, "current": self.describe(self.current), "turn": self.turn_number,
+                "players": [{"name": p.name, "counters": {k: rt._plain(v) for k, v in p.counters.items()},
+                             "eliminated": p.eliminated} for p in self.players],
+                "shared": {k: rt._plain(v) for k, v in self.shared.items()}, "zones": zones,
+                "legal_actions": actions, "result": self.result if self.over else None}
+
+    def state_summary(self) -> dict[str, Any]:
+        """Everything on the table, unhidden (for snapshots and verification)."""
+        return {"turn": self.turn_number, "round": self.round_number, "current": self.describe(self.current),
+                "players": [{"name": p.name, "counters": {k: rt._plain(v) for k, v in p.counters.items()},
+                             "eliminated": p.eliminated} for p in self.players],
+                "shared": {k: rt._plain(v) for k, v in self.shared.items()},
+                "zones": {f"{name}/{owner}": [self.describe(c) for c in zone.cards]
+                          for (name, owner), zone in self.zones.items()},
+                "over": self.over, "winner": self.describe(self.winner), "log_size": len(self.log)}
+
+    def snapshot(self) -> dict[str, Any]:
+        """A JSON snapshot: how the match began and every action since, plus the state.
+
+        The flow is a Python generator, whose position cannot be serialised; but a match
+        is deterministic, so its seed and action history restore it exactly (restore()
+        replays them and checks the state matches)."""
+        return {"game": self.game.ir.game.id, "seed": self.seed, "players": len(self.players), "mode": self.mode,
+                "history": list(self.history), "state": self.state_summary()}
+
+    @classmethod
+    def restore(cls, game: Any, snapshot: dict[str, Any]) -> PlayedMatch:
+        match = cls(game, seed=snapshot["seed"], players=snapshot["players"], mode=snapshot["mode"])
+        for action_id in snapshot["history"]:
+            match.apply(match.legal_actions()[action_id])
+        if match.state_summary() != snapshot["state"]:
+            raise ValueError("the restored match differs from the snapshot")
+        return match
 
     # ---------------------------------------------------------------- driving the flow
     def _advance(self, reply: Any) -> None:

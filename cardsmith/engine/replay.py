@@ -1,0 +1,70 @@
+"""Replaying a match log and re-verifying it, event by event.
+
+A log starts with a `match` event (game, seed, players, mode) and records every action
+with its id among the legal actions; replaying those ids with the same seed must give
+the same log, byte for byte. The first difference — a tampered or corrupted log, or
+rules that changed — is reported with its line.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from cardsmith.engine.flow import PlayedMatch
+from cardsmith.engine.game import load
+
+
+@dataclass
+class ReplayResult:
+    ok: bool
+    message: str
+    line: int
+
+
+def encode(entry: dict[str, Any]) -> str:
+    return json.dumps(entry, default=str, sort_keys=True)
+
+
+def replay(lines: list[str], game_override: str | None = None) -> ReplayResult:
+    entries: list[dict[str, Any]] = []
+    for number, line in enumerate(lines, 1):
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            return ReplayResult(False, "this line is not JSON", number)
+        if not isinstance(entry, dict):
+            return ReplayResult(False, "each line must be a JSON object", number)
+        entries.append(entry)
+    if not entries or entries[0].get("event") != "match":
+        return ReplayResult(False, "the log does not start with a 'match' event", 1)
+    head = entries[0]
+    try:
+        game = load(game_override or str(head["game"]))
+        match = PlayedMatch(game, seed=int(head["seed"]), players=int(head["players"]), mode=head.get("mode"))
+    except (KeyError, TypeError, ValueError) as exc:
+        return ReplayResult(False, f"bad 'match' event: {exc}", 1)
+    for entry in entries[1:]:
+        if entry.get("event") == "action":
+            actions = match.legal_actions()
+            action_id = entry.get("id")
+            if not isinstance(action_id, int) or not 0 <= action_id < len(actions):
+                line = _line_of(entries, entry)
+                return ReplayResult(False, f"action {action_id!r} is not legal at this point", line)
+            match.apply(actions[action_id])
+    produced = [encode(e) for e in match.log]
+    produced.append(encode({"event": "result", **match.result, "actions": len(match.history),
+                            "seed": match.seed}))
+    expected = [encode(e) for e in entries]
+    for number, (got, want) in enumerate(zip(produced, expected, strict=False), 1):
+        if got != want:
+            return ReplayResult(False, f"diverges: expected {want[:200]} but replay gives {got[:200]}", number)
+    if len(produced) != len(expected):
+        return ReplayResult(False, f"the log has {len(expected)} events, the replay {len(produced)}",
+                            min(len(produced), len(expected)) + 1)
+    return ReplayResult(True, f"verified {len(expected)} events", len(expected))
+
+
+def _line_of(entries: list[dict[str, Any]], entry: dict[str, Any]) -> int:
+    return next(i for i, e in enumerate(entries, 1) if e is entry)

@@ -1,0 +1,96 @@
+"""Many matches between agents, and what they say about the game's balance.
+
+Each match is seeded (base seed + index), so a simulation is reproducible and any odd
+match can be replayed alone. Matches run in parallel worker processes with --jobs.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardsmith.engine.agents import RandomAgent, play_out
+from cardsmith.engine.flow import PlayedMatch
+from cardsmith.engine.game import load
+
+
+@dataclass
+class MatchSummary:
+    seed: int
+    winners: list[int]
+    drawn: bool
+    turns: int
+    actions: int
+    error: str | None
+    played: list[tuple[int, str]] = field(default_factory=list)
+
+
+def play_one(target: str, seed: int, players: int | None, mode: str | None, max_actions: int) -> MatchSummary:
+    game = load(target)
+    count = players if players is not None else game.ir.game.players_min
+    match = PlayedMatch(game, seed=seed, players=count, mode=mode)
+    applied = play_out(match, [RandomAgent(seed * 1000 + i) for i in range(count)], max_actions=max_actions)
+    winners = [p.index for p in match.winners]
+    return MatchSummary(seed, winners, match.drawn, match.turn_number, applied, match.error, match.cards_played)
+
+
+def _play_star(args: tuple[str, int, int | None, str | None, int]) -> MatchSummary:
+    return play_one(*args)
+
+
+def simulate(target: str, games: int, seed: int = 1, players: int | None = None, mode: str | None = None,
+             jobs: int = 1, max_actions: int = 20_000,
+             progress: Callable[[int], None] | None = None) -> list[MatchSummary]:
+    load(target)  # report a broken game before starting workers
+    tasks = [(target, seed + i, players, mode, max_actions) for i in range(games)]
+    results: list[MatchSummary] = []
+    if jobs <= 1:
+        for task in tasks:
+            results.append(_play_star(task))
+            if progress:
+                progress(1)
+        return results
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for summary in pool.map(_play_star, tasks, chunksize=max(1, games // (jobs * 8))):
+            results.append(summary)
+            if progress:
+                progress(1)
+    return results
+
+
+def statistics(results: list[MatchSummary], players: int) -> dict[str, Any]:
+    wins = Counter(w for r in results for w in r.winners if len(r.winners) == 1)
+    finished = [r for r in results if r.error is None]
+    decided = [r for r in finished if len(r.winners) == 1]
+    played: Counter[str] = Counter()          # how many times the card was played
+    matches_played: Counter[str] = Counter()  # in how many (match, seat) pairs it was played
+    won_when_played: Counter[str] = Counter()  # ... of which that seat won the match
+    for r in results:
+        seen = set()
+        for seat, name in r.played:
+            played[name] += 1
+            if (seat, name) in seen:
+                continue
+            seen.add((seat, name))
+            matches_played[name] += 1
+            if r.winners == [seat]:
+                won_when_played[name] += 1
+    lengths = sorted(r.turns for r in results)
+    return {
+        "matches": len(results),
+        "errors": [{"seed": r.seed, "error": r.error} for r in results if r.error is not None][:20],
+        "error_count": sum(1 for r in results if r.error is not None),
+        "wins_per_seat": {f"player{i + 1}": wins.get(i, 0) for i in range(players)},
+        "shared_wins": sum(1 for r in results if len(r.winners) > 1),
+        "draws": sum(1 for r in results if r.drawn),
+        "first_player_win_rate": round(wins.get(0, 0) / len(decided), 3) if decided else None,
+        "turns": {"min": lengths[0] if lengths else 0, "median": lengths[len(lengths) // 2] if lengths else 0,
+                  "max": lengths[-1] if lengths else 0},
+        "actions_mean": round(sum(r.actions for r in results) / len(results), 1) if results else 0,
+        "cards": {name: {"played": count, "matches": matches_played[name],
+                         "win_rate_when_played": round(won_when_played[name] / max(1, matches_played[name]), 3)}
+                  for name, count in played.most_common()},
+    }
