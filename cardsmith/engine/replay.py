@@ -50,8 +50,8 @@ def replay(lines: list[str], game_override: str | None = None) -> ReplayResult:
             actions = match.legal_actions()
             action_id = entry.get("id")
             if not isinstance(action_id, int) or not 0 <= action_id < len(actions):
-                line = _line_of(entries, entry)
-                return ReplayResult(False, f"action {action_id!r} is not legal at this point", line)
+                return ReplayResult(False, f"action {action_id!r} is not legal at this point",
+                                    _line_of(entries, entry))
             match.apply(actions[action_id])
     produced = [encode(e) for e in match.log]
     produced.append(encode({"event": "result", **match.result, "actions": len(match.history),
