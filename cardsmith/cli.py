@@ -265,6 +265,44 @@ def play(
 
 
 @app.command()
+def text(
+    target: Annotated[str, typer.Argument(help="a game folder or library game name")],
+    card: Annotated[str | None, typer.Argument(help="one card's name (default: every card)")] = None,
+    generated: Annotated[bool, typer.Option("--generated", help="always show the text generated from effects")]
+    = False,
+    output: Annotated[OutputFormat, typer.Option("--format", help="text or json")] = OutputFormat.text,
+) -> None:
+    """Print cards' rules text: the designer's, or generated from the card's effects."""
+    from cardsmith.compiler.text import card_text, generated_text
+    from cardsmith.dsl.diagnostics import did_you_mean
+
+    try:
+        result = check_game(target)
+    except LoadError as exc:
+        raise _usage_error(exc) from None
+    if not result.ok or result.game is None:
+        _print_diagnostics(result)
+        raise typer.Exit(EXIT_INPUT)
+    game = result.game
+    cards = game.cards
+    if card is not None:
+        cards = [c for c in game.cards if c.name.lower() == card.lower()]
+        if not cards:
+            _err(f"error: {game.game.name} has no card named '{card}'")
+            hint = did_you_mean(card, [c.name for c in game.cards])
+            if hint:
+                _err(f"  = hint: {hint}")
+            raise typer.Exit(EXIT_USAGE)
+    rows = [{"name": c.name, "text": generated_text(game, c) if generated else card_text(game, c),
+             "generated": generated_text(game, c), "hand_written": c.text is not None} for c in cards]
+    if output is OutputFormat.json:
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    for row in rows:
+        typer.echo(f"{row['name']}: {row['text']}")
+
+
+@app.command()
 def replay(
     log: Annotated[Path, typer.Argument(help="a match log written by `cardsmith play --log`")],
     game: Annotated[str | None, typer.Option("--game", help="the game (default: the one the log names)")] = None,

@@ -140,6 +140,12 @@ class CompiledGame:
         self.cards_by_name: dict[str, CardDef] = {}
         for c in game.cards:
             self.cards_by_name[c.name.lower()] = self._card_def(c)
+        # which cards carry static abilities (their own or through a keyword): only those
+        # need looking at when a stat is read
+        static_keywords = {k.name for k in game.keywords if any(isinstance(a, ir.Static) for a in k.abilities)}
+        self.static_cards = {c.name for c in game.cards
+                             if any(isinstance(a, ir.Static) for a in c.abilities)
+                             or any(k.name in static_keywords for k in c.keywords)}
         self.triggers: dict[str, list[tuple[str, Any, ir.Trigger]]] = {}
         self.hooks: dict[str, list[tuple[str, Any, ir.Hook]]] = {}
         for i, trig in enumerate(game.triggers):

@@ -74,6 +74,7 @@ class Match:
         # effects of stack-speed actions waiting to resolve, last in first out
         self.stack_programs: list[tuple[str, Generator[Any, Any, Any]]] = []
         self._in_statics = False
+        self._statics_cache: list[tuple[Card, ir.Static, tuple[str, ...], rt.Ctx]] | None = None
         self.flow_active = False          # a PlayedMatch runs the turn structure itself
         self.end_turn_requested = False
         self.end_stage_requested = False
@@ -134,6 +135,7 @@ class Match:
         return card
 
     def _place(self, card: Card, zone: Zone | None, top: bool) -> None:
+        self._statics_cache = None
         old_zone = card.zone
         old_index = old_zone.cards.index(card) if old_zone is not None and card in old_zone.cards else None
         if old_zone is not None and old_index is not None:
@@ -146,6 +148,7 @@ class Match:
         card.zone = zone
 
         def undo() -> None:
+            self._statics_cache = None
             if zone is not None and card in zone.cards:
                 zone.cards.remove(card)
             if old_zone is not None and old_index is not None:
@@ -209,11 +212,16 @@ class Match:
         return self.game.handlers[(*key, *suffix)](self, ctx)
 
     def _statics(self) -> list[tuple[Card, ir.Static, tuple[str, ...], rt.Ctx]]:
-        """Every static ability of a card in play (its own, and its keywords')."""
+        """Every static ability of a card in play (its own, and its keywords').
+
+        Cached: the list only changes when a card moves, changes host or controller."""
+        if self._statics_cache is not None:
+            return self._statics_cache
         found: list[tuple[Card, ir.Static, tuple[str, ...], rt.Ctx]] = []
-        for card in self.all_cards():
+        static_cards = self.game.static_cards
+        for card in self.all_cards() if static_cards else []:
             definition = card.definition
-            if definition is None or not self._in_play(card, []):
+            if definition is None or card.name not in static_cards or not self._in_play(card, []):
                 continue
             for index, ability in definition.abilities:
                 if isinstance(ability, ir.Static):
@@ -226,6 +234,7 @@ class Match:
                     if isinstance(ability, ir.Static):
                         found.append((card, ability, ("keyword", keyword, str(index_k)),
                                       rt.Ctx(card.controller, card, keyword, kargs)))
+        self._statics_cache = found
         return found
 
     def zone_distance(self, a: Any, b: Any) -> int | None:
@@ -532,9 +541,14 @@ class Match:
         self.undoable(lambda: card.modifiers.remove(modifier))
 
     def set_attr(self, obj: Any, name: str, value: Any) -> None:
+        self._statics_cache = None
         old = getattr(obj, name)
         setattr(obj, name, value)
-        self.undoable(lambda: setattr(obj, name, old))
+
+        def undo() -> None:
+            self._statics_cache = None
+            setattr(obj, name, old)
+        self.undoable(undo)
 
     def _strict_answer(self, request: Any) -> Any:
         if isinstance(request, rt.Choose) and self.script:

@@ -1,0 +1,80 @@
+"""Benchmark: the engine's speed against hand-written Python card-game engines.
+
+Prints, from one run on this machine, applied actions per second and matches per second
+for cardsmith games played by random agents, side by side with RLCard's UNO and Gin
+Rummy (hand-written pure-Python engines, random agents), and the ratio of cardsmith's
+actions per second to UNO's (the issue's target: >= 1). RLCard counts a "step" per
+agent decision, the same unit as one applied cardsmith action.
+
+Usage: python benchmarks/bench_engine.py [--matches 50] [--games combat_cards,...]
+(needs `pip install rlcard` for the baseline; without it only cardsmith's figures print)
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from cardsmith.engine.agents import RandomAgent, play_out
+from cardsmith.engine.flow import PlayedMatch
+from cardsmith.engine.game import load
+from cardsmith.util.gcpause import paused_gc
+
+
+def bench_cardsmith(game_id: str, matches: int) -> tuple[float, float, int]:
+    game = load(game_id)
+    players = max(2, game.ir.game.players_min)
+    actions = 0
+    start = time.perf_counter()
+    for seed in range(1, matches + 1):
+        match = PlayedMatch(game, seed=seed, players=players)
+        actions += play_out(match, [RandomAgent(seed * 10 + i) for i in range(players)], max_actions=20_000)
+    elapsed = time.perf_counter() - start
+    return actions / elapsed, matches / elapsed, actions
+
+
+def bench_rlcard(env_name: str, matches: int) -> tuple[float, float, int] | None:
+    try:
+        import rlcard
+        from rlcard.agents import RandomAgent as RLRandom
+    except ImportError:
+        return None
+    env = rlcard.make(env_name, config={"seed": 1})
+    env.set_agents([RLRandom(num_actions=env.num_actions) for _ in range(env.num_players)])
+    steps = 0
+    start = time.perf_counter()
+    for _ in range(matches):
+        trajectories, _payoffs = env.run(is_training=False)
+        steps += sum(len(t) // 2 for t in trajectories)
+    elapsed = time.perf_counter() - start
+    return steps / elapsed, matches / elapsed, steps
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--matches", type=int, default=50)
+    parser.add_argument("--games", default="combat_cards,kingdom_combat,kingdom_cards")
+    args = parser.parse_args()
+    rows = []
+    for game_id in args.games.split(","):
+        load(game_id)  # compile outside the timing
+        with paused_gc():
+            rows.append((f"cardsmith {game_id}", *bench_cardsmith(game_id, args.matches)))
+    baselines = {}
+    for env_name in ("uno", "gin-rummy"):
+        got = bench_rlcard(env_name, args.matches)
+        if got is not None:
+            baselines[env_name] = got[0]
+            rows.append((f"RLCard {env_name}", *got))
+    print(f"{'engine':34} {'actions/s':>12} {'matches/s':>10} {'actions':>9}")
+    for name, aps, mps, total in rows:
+        print(f"{name:34} {aps:12,.0f} {mps:10.2f} {total:9,}")
+    if "uno" in baselines:
+        for name, aps, _mps, _total in rows:
+            if name.startswith("cardsmith"):
+                print(f"{name} / RLCard uno actions per second: {aps / baselines['uno']:.3f}   (target >= 1)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
