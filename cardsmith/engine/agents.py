@@ -19,8 +19,12 @@ class RandomAgent:
         return actions[self.rng.randrange(len(actions))]
 
 
-def play_out(match: PlayedMatch, agents: list[RandomAgent], max_actions: int = 20_000) -> int:
-    """Run a match to its end; returns the number of actions applied."""
+def play_out(match: PlayedMatch, agents: list[RandomAgent], max_actions: int = 20_000,
+             check_invariants: bool = False) -> int:
+    """Run a match to its end; returns the number of actions applied.
+
+    With `check_invariants`, the engine's invariants are checked after every action
+    (soak tests); a violation ends the match with an error naming it."""
     applied = 0
     while not match.is_over and applied < max_actions:
         actions = match.legal_actions()
@@ -29,4 +33,10 @@ def play_out(match: PlayedMatch, agents: list[RandomAgent], max_actions: int = 2
         agent = agents[actions[0].player % len(agents)]
         match.apply(agent.choose(match, actions))
         applied += 1
+        if check_invariants:
+            try:
+                match.check_invariants()
+            except Exception as error:
+                match.error = f"invariant broken after action {applied}: {error}"
+                match.over = True
     return applied

@@ -76,6 +76,7 @@ class Match:
         self._in_statics = False
         self._statics_cache: list[tuple[Card, ir.Static, tuple[str, ...], rt.Ctx]] | None = None
         self.flow_active = False          # a PlayedMatch runs the turn structure itself
+        self.allow_lost = False
         self.end_turn_requested = False
         self.end_stage_requested = False
 
@@ -600,6 +601,29 @@ class Match:
                 return None
         raise rt.RulesError("the game's checks keep changing the state (more than 50 rounds)")
 
+    def check_invariants(self) -> None:
+        """What must hold after every action, whatever the rules: each card is in exactly
+        the zone it believes it is in and in no other, no card is lost, and every counter
+        is within its declared bounds."""
+        seen: dict[int, Zone] = {}
+        for zone in self.zones.values():
+            for card in zone.cards:
+                if card.id in seen:
+                    raise rt.RulesError(f"{card.name}#{card.id} is in two zones ({seen[card.id].name}, {zone.name})")
+                seen[card.id] = zone
+                if card.zone is not zone:
+                    raise rt.RulesError(f"{card.name}#{card.id} is in {zone.name} but thinks it is elsewhere")
+        created = self.next_id - 1
+        removed = sum(1 for e in self.log if e.get("event") == "removed")
+        if len(seen) + removed < created and not self.allow_lost:
+            raise rt.RulesError(f"{created - len(seen) - removed} card(s) vanished from every zone")
+        for owner in [None, *self.players]:
+            table = self.shared if owner is None else owner.counters
+            for name, value in table.items():
+                low, high = self._bounds(name)
+                if (low is not None and value < low) or (high is not None and value > high):
+                    raise rt.RulesError(f"counter {name} = {value} is outside its bounds")
+
     def rank_of(self, who: Any) -> int | None:
         if who in self.winners:
             return 1
@@ -710,6 +734,7 @@ class Match:
     def native_remove_from_game(self, ctx: rt.Ctx, cards: Any) -> None:
         for c in self._cards(cards):
             self._place(c, None, top=False)
+            self.record("removed", card=self.describe(c))
 
     def native_create_copies(self, ctx: rt.Ctx, card: Any, zone: Any, owner: Any = None) -> None:
         definition = self.game.cards_by_name.get(str(card).lower())

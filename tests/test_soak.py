@@ -1,0 +1,41 @@
+"""Soak tests: seeded random matches end by the rules, with invariants after every action.
+
+The normal suite runs a bounded number of matches per game; `--runslow` runs 1,000.
+Every failing match names its seed, so it replays alone (`cardsmith play GAME --seed N`).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from cardsmith.engine.agents import RandomAgent, play_out
+from cardsmith.engine.flow import PlayedMatch
+from cardsmith.engine.game import load
+
+SOAK_GAMES = ["combat_cards", "kingdom_cards"]
+
+
+def soak(game_id: str, matches: int) -> list[str]:
+    game = load(game_id)
+    players = max(2, game.ir.game.players_min)
+    problems = []
+    for seed in range(1, matches + 1):
+        match = PlayedMatch(game, seed=seed, players=players)
+        play_out(match, [RandomAgent(seed * 7 + i) for i in range(players)], max_actions=20_000,
+                 check_invariants=True)
+        if match.error is not None or not match.over:
+            problems.append(f"seed {seed}: {match.error or 'did not end'}")
+        elif not (match.winners or match.drawn or match.game.ir.scoring is not None):
+            problems.append(f"seed {seed}: ended without a result")
+    return problems
+
+
+@pytest.mark.parametrize("game_id", SOAK_GAMES)
+def test_bounded_soak(game_id: str) -> None:
+    assert soak(game_id, 12) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", SOAK_GAMES)
+def test_full_soak(game_id: str) -> None:
+    assert soak(game_id, 1000) == []
