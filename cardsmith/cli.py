@@ -230,10 +230,14 @@ def play(
     mode: Annotated[str | None, typer.Option("--mode", help="a mode the game declares")] = None,
     log: Annotated[Path | None, typer.Option("--log", help="write the match log here (JSON lines)")] = None,
     max_actions: Annotated[int, typer.Option("--max-actions", help="stop after this many actions")] = 20_000,
+    agents_spec: Annotated[str, typer.Option("--agents", help="agents by seat: random, greedy (e.g. greedy,random)")]
+    = "random",
+    human: Annotated[int | None, typer.Option("--human", help="seat (1, 2, ...) played by you at the terminal")]
+    = None,
 ) -> None:
-    """Play one match between random agents and print the result (JSON)."""
+    """Play one match between agents (or you) and print the result (JSON)."""
     from cardsmith.compiler.api import GameError
-    from cardsmith.engine.agents import RandomAgent, play_out
+    from cardsmith.engine.agents import make_agent, play_out
     from cardsmith.engine.flow import PlayedMatch
     from cardsmith.engine.game import load
     from cardsmith.util.atomic import write_text_atomic
@@ -249,8 +253,20 @@ def play(
         _err(f"error: unknown mode '{mode}'")
         raise typer.Exit(EXIT_USAGE)
     count = players if players is not None else game.ir.game.players_min
+    kinds = [k.strip() for k in agents_spec.split(",") if k.strip()] or ["random"]
+    kinds = [kinds[i] if i < len(kinds) else kinds[-1] for i in range(count)]
+    if human is not None:
+        if not 1 <= human <= count:
+            _err(f"error: --human must be a seat from 1 to {count}")
+            raise typer.Exit(EXIT_USAGE)
+        kinds[human - 1] = "human"
+    try:
+        agents = [make_agent(kind, seed * 1000 + i, show=_err, ask=lambda q: str(typer.prompt(q, err=True)))
+                  for i, kind in enumerate(kinds)]
+    except ValueError as exc:
+        _err(f"error: {exc}")
+        raise typer.Exit(EXIT_USAGE) from None
     match = PlayedMatch(game, seed=seed, players=count, mode=mode)
-    agents = [RandomAgent(seed * 1000 + i) for i in range(count)]
     applied = play_out(match, agents, max_actions=max_actions)
     result = {**match.result, "actions": applied, "seed": seed}
     if log is not None:
@@ -335,8 +351,9 @@ def simulate(
     players: Annotated[int | None, typer.Option("--players", help="number of players")] = None,
     mode: Annotated[str | None, typer.Option("--mode", help="a mode the game declares")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the statistics as JSON")] = False,
+    agents_spec: Annotated[str, typer.Option("--agents", help="agents by seat: random, greedy")] = "random",
 ) -> None:
-    """Play many matches between random agents; print wins, draws, lengths, card stats."""
+    """Play many matches between agents; print wins, draws, lengths, card stats."""
     from rich.console import Console
     from rich.progress import Progress
 
@@ -359,7 +376,12 @@ def simulate(
     console = Console(stderr=True, no_color="NO_COLOR" in os.environ)
     with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
         task = bar.add_task(f"simulating {target}", total=games)
-        results = run(target, games, seed, players, mode, jobs, progress=lambda n: bar.advance(task, n))
+        kinds = [k.strip() for k in agents_spec.split(",") if k.strip()] or ["random"]
+        if any(k not in ("random", "greedy") for k in kinds):
+            _err("error: --agents takes random and greedy")
+            raise typer.Exit(EXIT_USAGE)
+        results = run(target, games, seed, players, mode, jobs, agents=kinds,
+                      progress=lambda n: bar.advance(task, n))
     stats = statistics(results, count)
     if as_json:
         typer.echo(json.dumps(stats, indent=2))

@@ -291,3 +291,23 @@ def test_simulate_reports_balance() -> None:
     assert stats["cards"] and all(0 <= c["win_rate_when_played"] <= 1 for c in stats["cards"].values())
     assert [r.seed for r in results] == list(range(1, 7))
     assert simulate("combat_cards", 2, seed=3)[1].turns == results[3].turns
+
+
+def test_greedy_and_human_agents() -> None:
+    from cardsmith.engine.agents import GreedyAgent, HumanAgent, RandomAgent, play_out
+    from cardsmith.engine.flow import PlayedMatch
+    from cardsmith.engine.game import load
+
+    game = load("combat_cards")
+    match = PlayedMatch(game, seed=4, players=2)
+    play_out(match, [GreedyAgent(1), RandomAgent(2)], max_actions=5000)
+    assert match.over and match.error is None
+    shown: list[str] = []
+    answers = iter(["x", "99", "0"] + ["0"] * 50)
+    human = HumanAgent(shown.append, lambda _q: next(answers))
+    match = PlayedMatch(game, seed=4, players=2)
+    play_out(match, [human, RandomAgent(2)], max_actions=4)
+    assert any("you are player1" in s for s in shown)
+    assert any("please answer a number" in s for s in shown)
+    board = next(s for s in shown if "you are player1" in s)
+    assert "hand of player2: " in board and "card(s)" in board.split("hand of player2: ")[1].split("\n")[0]

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
-from cardsmith.engine.flow import Action, PlayedMatch
+from cardsmith.engine.flow import Action, ActionWindow, PlayedMatch
 
 
 class RandomAgent:
@@ -19,7 +20,7 @@ class RandomAgent:
         return actions[self.rng.randrange(len(actions))]
 
 
-def play_out(match: PlayedMatch, agents: list[RandomAgent], max_actions: int = 20_000,
+def play_out(match: PlayedMatch, agents: list[RandomAgent | GreedyAgent | HumanAgent], max_actions: int = 20_000,
              check_invariants: bool = False) -> int:
     """Run a match to its end; returns the number of actions applied.
 
@@ -40,3 +41,66 @@ def play_out(match: PlayedMatch, agents: list[RandomAgent], max_actions: int = 2
                 match.error = f"invariant broken after action {applied}: {error}"
                 match.over = True
     return applied
+
+
+class GreedyAgent:
+    """Takes the action after which the game's own heuristic scores best for it.
+
+    For a move of an action window it plays the action out (nested choices answered by
+    the default policy), runs the game's checks, scores the position with the
+    `heuristic { value: ... }` the game declares (from this player's seat, as `you`),
+    and rolls everything back. Choices inside effects, which only the flow can continue,
+    are taken at random. Ties are broken by its seeded RNG.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, match: PlayedMatch, actions: list[Action]) -> Action:
+        heuristic = match.game.handlers.get(("heuristic",))
+        if heuristic is None or not isinstance(match.pending, ActionWindow):
+            return actions[self.rng.randrange(len(actions))]
+        scored = [(match.score_action(action, heuristic), i) for i, action in enumerate(actions)]
+        best = max(score for score, _ in scored)
+        return actions[self.rng.choice([i for score, i in scored if score == best])]
+
+
+class HumanAgent:
+    """A person at the terminal: shown the board as their seat may see it, picks a number."""
+
+    name = "human"
+
+    def __init__(self, show: Callable[[str], None], ask: Callable[[str], str]) -> None:
+        self.show = show
+        self.ask = ask
+
+    def choose(self, match: PlayedMatch, actions: list[Action]) -> Action:
+        seat = actions[0].player
+        view = match.observation(seat)
+        lines = [f"-- turn {view['turn']}, {view['current']} to play; you are {view['you']} --"]
+        for p in view["players"]:
+            lines.append(f"  {p['name']}: {p['counters']}")
+        for z in view["zones"]:
+            names = ", ".join(c.get("name", "?") for c in z["cards"]) if z["cards"] else f"{z['size']} card(s)"
+            lines.append(f"  {z['zone']}{' of ' + z['owner'] if z['owner'] else ''}: {names}")
+        for i, action in enumerate(actions):
+            lines.append(f"  [{i}] {action.description}")
+        self.show("\n".join(lines))
+        while True:
+            answer = self.ask("your choice")
+            if answer.isdigit() and int(answer) < len(actions):
+                return actions[int(answer)]
+            self.show(f"please answer a number from 0 to {len(actions) - 1}")
+
+
+def make_agent(kind: str, seed: int, show: Callable[[str], None] | None = None,
+               ask: Callable[[str], str] | None = None) -> RandomAgent | GreedyAgent | HumanAgent:
+    if kind == "random":
+        return RandomAgent(seed)
+    if kind == "greedy":
+        return GreedyAgent(seed)
+    if kind == "human" and show is not None and ask is not None:
+        return HumanAgent(show, ask)
+    raise ValueError(f"unknown agent {kind!r} (random, greedy, human)")

@@ -88,6 +88,35 @@ class PlayedMatch(Match):
                 self.cards_played.append((chosen.player, value.name))
         self._advance(chosen.payload)
 
+    @property
+    def pending(self) -> Any:
+        return self._pending
+
+    def score_action(self, action: Action, heuristic: Any) -> Any:
+        """The heuristic's value for the acting player after this move (then rolled back)."""
+        player = self.players[action.player]
+        snapshot = self.snapshot_state()
+        saved_current = self.current
+        try:
+            if isinstance(action.payload, tuple):
+                name, choices = action.payload
+                self.script = list(choices)
+                program = self.game.handlers[("action", name)](self, rt.Ctx(player, None))
+                self.run(program, self._scripted_then_default)
+                self.run(self.run_checks(), self.default_answer)  # type: ignore[arg-type]
+            return heuristic(self, rt.Ctx(player, None))
+        except (rt.RulesError, rt.CannotPay, rt.NotLegal, _NotAnOption, TypeError, ValueError):
+            return float("-inf")
+        finally:
+            self.script = []
+            self.restore_state(snapshot)
+            self.current = saved_current
+
+    def _scripted_then_default(self, request: Any) -> Any:
+        if isinstance(request, rt.Paid):
+            return None
+        return self.default_answer(request)
+
     # ---------------------------------------------------------------- what a player sees, snapshots
     def observation(self, player: int) -> dict[str, Any]:
         """The position as `player` (0-based seat) may see it: hidden zones and other

@@ -12,7 +12,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardsmith.engine.agents import RandomAgent, play_out
+from cardsmith.engine.agents import make_agent, play_out
 from cardsmith.engine.flow import PlayedMatch
 from cardsmith.engine.game import load
 
@@ -28,24 +28,28 @@ class MatchSummary:
     played: list[tuple[int, str]] = field(default_factory=list)
 
 
-def play_one(target: str, seed: int, players: int | None, mode: str | None, max_actions: int) -> MatchSummary:
+def play_one(target: str, seed: int, players: int | None, mode: str | None, max_actions: int,
+             agents: tuple[str, ...] = ("random",)) -> MatchSummary:
     game = load(target)
     count = players if players is not None else game.ir.game.players_min
     match = PlayedMatch(game, seed=seed, players=count, mode=mode)
-    applied = play_out(match, [RandomAgent(seed * 1000 + i) for i in range(count)], max_actions=max_actions)
+    kinds = [agents[i] if i < len(agents) else agents[-1] for i in range(count)]
+    applied = play_out(match, [make_agent(kind, seed * 1000 + i) for i, kind in enumerate(kinds)],
+                       max_actions=max_actions)
     winners = [p.index for p in match.winners]
     return MatchSummary(seed, winners, match.drawn, match.turn_number, applied, match.error, match.cards_played)
 
 
-def _play_star(args: tuple[str, int, int | None, str | None, int]) -> MatchSummary:
+def _play_star(args: tuple[str, int, int | None, str | None, int, tuple[str, ...]]) -> MatchSummary:
     return play_one(*args)
 
 
 def simulate(target: str, games: int, seed: int = 1, players: int | None = None, mode: str | None = None,
-             jobs: int = 1, max_actions: int = 20_000,
+             jobs: int = 1, max_actions: int = 20_000, agents: list[str] | None = None,
              progress: Callable[[int], None] | None = None) -> list[MatchSummary]:
     load(target)  # report a broken game before starting workers
-    tasks = [(target, seed + i, players, mode, max_actions) for i in range(games)]
+    kinds = tuple(agents or ["random"])
+    tasks = [(target, seed + i, players, mode, max_actions, kinds) for i in range(games)]
     results: list[MatchSummary] = []
     if jobs <= 1:
         for task in tasks:
