@@ -453,6 +453,9 @@ class CodeGenerator:
                           Scope())
         if g.scoring is not None:
             self.add_expr(("score",), "SCORE", ["v_p"], _origin(g.scoring, "scoring"), g.scoring.score, Scope({"p"}))
+            for ti, tiebreak in enumerate(g.scoring.tiebreak):
+                self.add_expr(("tiebreak", str(ti)), f"TIEBREAK_{ti}", ["v_p"], _origin(tiebreak, "tiebreak"),
+                              tiebreak, Scope({"p"}))
         return str(MODULE_TEMPLATE.render(version=comment_text(self.version), game_label=comment_text(g.game.name),
                                           functions=self.functions, handlers=self.handlers))
 

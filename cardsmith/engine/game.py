@@ -8,11 +8,13 @@ card definitions with their printed values). Matches share one CompiledGame.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib.util
 import marshal
 import types
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from cardsmith import __version__
@@ -88,7 +90,12 @@ def compiled_handlers(game: ir.Game, key: str | None) -> tuple[str, Any]:
 
 
 def handlers_key(files: list[tuple[str, bytes]]) -> str:
-    return cache_key(files, f"handlers {importlib.util.MAGIC_NUMBER.hex()}")
+    """Game files + cardsmith version (in key_for) + bytecode magic + the generator's own
+    source, so a changed code generator never serves a stale module."""
+    from cardsmith.compiler import codegen
+
+    generator = hashlib.sha256(Path(codegen.__file__).read_bytes()).hexdigest()
+    return cache_key(files, f"handlers {importlib.util.MAGIC_NUMBER.hex()} {generator}")
 
 
 class CompiledGame:
@@ -156,6 +163,12 @@ class CompiledGame:
     def _static(self, value: ir.Expr | None) -> Any:
         if value is None:
             return None
+        if isinstance(value, ir.Dice):
+            from cardsmith.engine.runtime import Dice
+
+            return Dice(value.count, value.sides)
+        if isinstance(value, ir.Dim):
+            return value.mm
         try:
             return to_runtime(self.static.eval(value, {}))
         except NotStatic:

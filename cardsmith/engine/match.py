@@ -625,8 +625,14 @@ class Match:
                     raise rt.RulesError(f"counter {name} = {value} is outside its bounds")
 
     def rank_of(self, who: Any) -> int | None:
+        """1 for the winner(s); after a scored end, each player's place (ties share it)."""
         if who in self.winners:
             return 1
+        ranking = getattr(self, "ranking", None)
+        if ranking:
+            for place, (player, key) in enumerate(ranking, 1):
+                if player is who:
+                    return 1 + sum(1 for _p, k in ranking if k > key) if place else place
         return None
 
     # ---------------------------------------------------------------- natives
@@ -835,8 +841,29 @@ class Match:
         self.record("draw")
 
     def native_end_game(self, ctx: rt.Ctx) -> None:
+        """The game ends: players are ranked by the game's `scoring` (score, then each
+        tiebreak); those tied at the top share the win."""
         self.over = True
         self.record("end_game")
+        if self.winners or self.game.ir.scoring is None:
+            return
+        self.ranking = self.rank_players()
+        top = [p for p, key in self.ranking if key == self.ranking[0][1]] if self.ranking else []
+        self.winners = top
+        self.winner = top[0] if len(top) == 1 else None
+        self.record("ranking", order=[[self.describe(p), [rt._plain(k) for k in key]] for p, key in self.ranking])
+
+    def rank_players(self) -> list[tuple[Player, tuple[Any, ...]]]:
+        scoring = self.game.ir.scoring
+        assert scoring is not None
+        score = self.game.handlers[("score",)]
+        tiebreaks = [self.game.handlers[("tiebreak", str(i))] for i in range(len(scoring.tiebreak))]
+        keyed = []
+        for p in self.players:
+            ctx = rt.Ctx(p, None)
+            key = tuple(fn(self, ctx, p) or 0 for fn in [score, *tiebreaks])
+            keyed.append((p, key))
+        return sorted(keyed, key=lambda item: item[1], reverse=True)
 
     def native_say(self, ctx: rt.Ctx, message: Any) -> None:
         self.record("say", message=str(message))
