@@ -151,7 +151,7 @@ def fmt(
                 _err(render(d, {str(f): source} if source else {}, color=_color()))
             continue
         assert source is not None
-        if stdout:
+        if stdout and not check_only:
             typer.echo(formatted, nl=False)
         elif formatted != source.text:
             changed += 1

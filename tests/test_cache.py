@@ -42,3 +42,20 @@ def test_atomic_write_leaves_no_temp_files(tmp_path: Path) -> None:
     write_atomic(target, b"second")
     assert target.read_bytes() == b"second"
     assert [p.name for p in target.parent.iterdir()] == ["file.bin"]
+
+
+def test_atomic_write_keeps_permissions_and_follows_symlinks(tmp_path: Path) -> None:
+    import os
+    import stat
+
+    target = tmp_path / "real.cards"
+    target.write_text("old")
+    os.chmod(target, 0o640)
+    link = tmp_path / "link.cards"
+    link.symlink_to(target)
+    write_atomic(link, b"new")
+    assert link.is_symlink() and target.read_bytes() == b"new"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    fresh = tmp_path / "fresh.cards"
+    write_atomic(fresh, b"x")
+    assert stat.S_IMODE(fresh.stat().st_mode) & 0o044  # readable by others, like a normal new file

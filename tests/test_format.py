@@ -318,6 +318,10 @@ EXACT = [
     # comments
     ("a: 1   # x  \n", "a: 1  # x\n"),
     ("a {  # open\n}  # close\n", "a {  # open\n}  # close\n"),
+    # a comment after a block written on one line describes the entry: it stays on the header
+    ("counter gold per player { start: 0; min: 0 }  # why\n",
+     "counter gold per player {  # why\n  start: 0\n  min: 0\n}\n"),
+    ("a { }  # empty\n", "a { }  # empty\n"),
     ("a; b  # on b\n", "a\nb  # on b\n"),
     ("a {\n      # deep\n  b\n}\n", "a {\n  # deep\n  b\n}\n"),
     ("x: (a,  # first\n  b)\n", "x: (a,  # first\n    b)\n"),
@@ -406,6 +410,18 @@ def test_bracket_open_across_semicolon_is_refused(src: str, line: int) -> None:
     assert format_source(SourceFile("bad.cards", src), sink) is None
     assert [d.code for d in sink.items] == ["CS0101"]
     assert sink.items[0].span.line == line
+
+
+def test_a_layout_that_would_change_meaning_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Simulate a formatter that forgot that a line starting with `or` continues the one
+    # before: the re-parse check must notice and leave the file alone.
+    import cardsmith.dsl.format as format_module
+
+    monkeypatch.setattr(format_module, "_continues", lambda token: False)
+    sink = DiagnosticSink()
+    assert format_source(SourceFile("x.cards", "a: 1; or: 2\n"), sink) is None
+    assert [d.code for d in sink.items] == ["CS0101"]
+    assert "meaning" in sink.items[0].message
 
 
 @pytest.mark.parametrize("src", ["a ( {\n  b; c\n}\n", "a {\n  x: [1 }\n"])

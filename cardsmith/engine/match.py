@@ -597,6 +597,7 @@ class Match:
                 if self.over:
                     return None
                 yield from check(self, rt.Ctx(self.current, None))
+            self._last_standing()
             if len(self.log) == before:
                 return None
         raise rt.RulesError("the game's checks keep changing the state (more than 50 rounds)")
@@ -623,6 +624,17 @@ class Match:
                 low, high = self._bounds(name)
                 if (low is not None and value < low) or (high is not None and value > high):
                     raise rt.RulesError(f"counter {name} = {value} is outside its bounds")
+
+    def _last_standing(self) -> None:
+        """When players have lost: the one left wins; if none is left, nobody does."""
+        if self.over or not any(p.eliminated for p in self.players):
+            return
+        living = rt.players(self)
+        if len(living) == 1:
+            self.native_win(rt.Ctx(living[0], None), living[0])
+        elif not living:
+            self.over, self.winner, self.winners = True, None, []
+            self.record("everyone_lost")
 
     def rank_of(self, who: Any) -> int | None:
         """1 for the winner(s); after a scored end, each player's place (ties share it)."""
@@ -829,9 +841,8 @@ class Match:
         if isinstance(player, Player):
             self.set_attr(player, "eliminated", True)
         self.record("lose", player=self.describe(player))
-        living = rt.players(self)
-        if len(living) == 1:
-            self.native_win(ctx, living[0])
+        # who is left standing is judged after the whole step (run_checks): several
+        # players may lose at once
 
     def native_eliminate(self, ctx: rt.Ctx, player: Any) -> None:
         self.native_lose_game(ctx, player)
