@@ -230,8 +230,10 @@ def play(
     mode: Annotated[str | None, typer.Option("--mode", help="a mode the game declares")] = None,
     log: Annotated[Path | None, typer.Option("--log", help="write the match log here (JSON lines)")] = None,
     max_actions: Annotated[int, typer.Option("--max-actions", help="stop after this many actions")] = 20_000,
-    agents_spec: Annotated[str, typer.Option("--agents", help="agents by seat: random, greedy (e.g. greedy,random)")]
-    = "random",
+    agents_spec: Annotated[str, typer.Option(
+        "--agents", help="agents by seat: random, greedy, search[:N|:MSms] (e.g. search:50,random)")] = "random",
+    deck: Annotated[list[Path] | None, typer.Option("--deck", help="a decklist per seat (default: library decks)")]
+    = None,
     human: Annotated[int | None, typer.Option("--human", help="seat (1, 2, ...) played by you at the terminal")]
     = None,
 ) -> None:
@@ -266,7 +268,8 @@ def play(
     except ValueError as exc:
         _err(f"error: {exc}")
         raise typer.Exit(EXIT_USAGE) from None
-    match = PlayedMatch(game, seed=seed, players=count, mode=mode)
+    decks = _decks(game, count, deck)
+    match = PlayedMatch(game, seed=seed, players=count, mode=mode, decks=decks)
     applied = play_out(match, agents, max_actions=max_actions)
     result = {**match.result, "actions": applied, "seed": seed}
     if log is not None:
@@ -351,7 +354,10 @@ def simulate(
     players: Annotated[int | None, typer.Option("--players", help="number of players")] = None,
     mode: Annotated[str | None, typer.Option("--mode", help="a mode the game declares")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the statistics as JSON")] = False,
-    agents_spec: Annotated[str, typer.Option("--agents", help="agents by seat: random, greedy")] = "random",
+    agents_spec: Annotated[str, typer.Option("--agents", help="agents by seat: random, greedy, search[:N]")]
+    = "random",
+    deck: Annotated[list[Path] | None, typer.Option("--deck", help="a decklist per seat (default: library decks)")]
+    = None,
 ) -> None:
     """Play many matches between agents; print wins, draws, lengths, card stats."""
     from rich.console import Console
@@ -377,10 +383,11 @@ def simulate(
     with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
         task = bar.add_task(f"simulating {target}", total=games)
         kinds = [k.strip() for k in agents_spec.split(",") if k.strip()] or ["random"]
-        if any(k not in ("random", "greedy") for k in kinds):
-            _err("error: --agents takes random and greedy")
+        if any(k not in ("random", "greedy") and not k.startswith("search") for k in kinds):
+            _err("error: --agents takes random, greedy and search[:ITERATIONS|:MSms]")
             raise typer.Exit(EXIT_USAGE)
-        results = run(target, games, seed, players, mode, jobs, agents=kinds,
+        decks = _decks(game, count, deck)
+        results = run(target, games, seed, players, mode, jobs, agents=kinds, decks=decks,
                       progress=lambda n: bar.advance(task, n))
     stats = statistics(results, count)
     if as_json:
@@ -396,6 +403,23 @@ def simulate(
         for name, card in list(stats["cards"].items())[:15]:
             typer.echo(f"  {name}: played {card['played']}, its player won {card['win_rate_when_played']:.0%}")
     raise typer.Exit(EXIT_INPUT if stats["error_count"] else EXIT_OK)
+
+
+def _decks(game: object, players: int, files: list[Path] | None) -> list[list[str]] | None:
+    """The decks a match deals; an illegal decklist is reported like `deck check` (exit 1)."""
+    from cardsmith.decks.library import DeckError
+    from cardsmith.engine.decks import decks_for
+
+    try:
+        return decks_for(game, players, files)  # type: ignore[arg-type]
+    except DeckError as exc:
+        report = exc.report
+        for d in report.diagnostics:
+            _err(render(d, {report.source.path: report.source}, color=_color()))
+        raise typer.Exit(EXIT_INPUT) from None
+    except OSError as exc:
+        _err(f"error: cannot read a decklist: {exc}")
+        raise typer.Exit(EXIT_USAGE) from None
 
 
 def version_callback(value: bool) -> None:
@@ -427,6 +451,18 @@ def main() -> None:
         _err(f"internal error: {type(exc).__name__}: {exc}")
         _err("  = hint: this is a bug in cardsmith; please report it with the input that caused it")
         sys.exit(70)
+
+
+def _mount_subcommands() -> None:
+    """Commands that live with their own packages: `deck ...` and `build`."""
+    from cardsmith.decks.cli import deck_app
+    from cardsmith.printables.cli import build_command
+
+    app.add_typer(deck_app, name="deck", help="Check, show and build decklists against a game's rules.")
+    app.command("build")(build_command)
+
+
+_mount_subcommands()
 
 
 if __name__ == "__main__":

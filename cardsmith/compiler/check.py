@@ -901,7 +901,7 @@ class Checker:
         if e.count is not None:
             self.expect_type(e.count, scope, NUMERIC, "a count")
         if e.zone is not None:
-            self.expect_type(e.zone, scope, {"zone", "any"}, "where to look")
+            self.expect_type(e.zone, scope, {"zone", "any", "cards", "list"}, "where to look")
         if e.where is not None:
             inner = {**scope, "it": "card"}
             self.expect_type(e.where, inner, {"bool", "any"}, "a where clause")

@@ -438,7 +438,8 @@ class CodeGenerator:
             writer = BodyWriter(self)
             scope = Scope()
             writer.block(sc.setup, scope)
-            stack_actions = {a.name for a in g.actions if a.speed in ("stack", "instant")}
+            # actions that can answer something on the stack: stack/instant speed, or taken by a responder
+            stack_actions = {a.name for a in g.actions if a.speed in ("stack", "instant") or a.by == "responder"}
             for si, stmt in enumerate(sc.body):
                 writer.stmt(stmt, scope)
                 nxt = sc.body[si + 1] if si + 1 < len(sc.body) else None

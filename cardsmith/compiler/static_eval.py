@@ -56,9 +56,6 @@ class DeckValue:
         return []
 
 
-_MISSING = object()
-
-
 class StaticEnv:
     def __init__(self, game: ir.Game) -> None:
         self.game = game
@@ -71,14 +68,15 @@ class StaticEnv:
         self.params = {p.name: p for p in game.params}
         self.functions = {f.name: f for f in game.functions}
         # Card values are read for every line of every decklist: memoised per card.
-        self._values: dict[tuple[int, str], Any] = {}
+        self._values: dict[tuple[int, str], tuple[ir.CardDecl, Any]] = {}
 
     def card_value(self, card: ir.CardDecl, name: str) -> Any:
         key = (id(card), name)
-        value = self._values.get(key, _MISSING)
-        if value is _MISSING:
-            value = self._card_value(card, name)
-            self._values[key] = value
+        hit = self._values.get(key)
+        if hit is not None and hit[0] is card:
+            return hit[1]
+        value = self._card_value(card, name)
+        self._values[key] = (card, value)
         return value
 
     def _card_value(self, card: ir.CardDecl, name: str) -> Any:
@@ -102,6 +100,16 @@ class StaticEnv:
         return None
 
     def eval(self, e: ir.Expr, env: dict[str, Any]) -> Any:
+        # the most frequent nodes of deck rules first: this runs for every decklist
+        if isinstance(e, ir.Call):
+            return self.call(e, env)
+        if isinstance(e, ir.Compare):
+            return self.compare(e, env)
+        if isinstance(e, ir.Logic):
+            left = bool(self.eval(e.left, env))
+            if e.op == "and":
+                return left and bool(self.eval(e.right, env))
+            return left or bool(self.eval(e.right, env))
         if isinstance(e, ir.Num):
             return e.num if e.den == 1 else Fraction(e.num, e.den)
         if isinstance(e, ir.Text):
@@ -166,20 +174,6 @@ class StaticEnv:
             if not isinstance(v, int | Fraction):
                 raise NotStatic("negating a non-number")
             return -v
-        if isinstance(e, ir.Compare):
-            a, b = self.eval(e.left, env), self.eval(e.right, env)
-            if e.op == "==":
-                return _eq(a, b)
-            if e.op == "!=":
-                return not _eq(a, b)
-            if not isinstance(a, int | Fraction) or not isinstance(b, int | Fraction):
-                return False
-            return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[e.op]
-        if isinstance(e, ir.Logic):
-            left = bool(self.eval(e.left, env))
-            if e.op == "and":
-                return left and bool(self.eval(e.right, env))
-            return left or bool(self.eval(e.right, env))
         if isinstance(e, ir.Not):
             return not bool(self.eval(e.operand, env))
         if isinstance(e, ir.Contains):
@@ -208,11 +202,23 @@ class StaticEnv:
         if isinstance(e, ir.Conditional):
             chosen = e.then if bool(self.eval(e.condition, env)) else e.otherwise
             return self.eval(chosen, env)
-        if isinstance(e, ir.Call):
-            return self.call(e, env)
         if isinstance(e, ir.Query):
             return self.query(e, env)
         raise NotStatic(type(e).__name__)
+
+    def compare(self, e: ir.Compare, env: dict[str, Any]) -> bool:
+        a, b = self.eval(e.left, env), self.eval(e.right, env)
+        if e.op == "==":
+            return _eq(a, b)
+        if e.op == "!=":
+            return not _eq(a, b)
+        if not isinstance(a, int | Fraction) or not isinstance(b, int | Fraction):
+            return False
+        if e.op == "<":
+            return a < b
+        if e.op == "<=":
+            return a <= b
+        return a > b if e.op == ">" else a >= b
 
     def call(self, e: ir.Call, env: dict[str, Any]) -> Any:
         """The core prelude's pure functions, and a game's own one-expression functions."""

@@ -4,23 +4,34 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 from cardsmith.engine.flow import Action, ActionWindow, PlayedMatch
 
 
 class RandomAgent:
-    """Picks uniformly among the legal actions, from its own seeded RNG."""
+    """Picks at random among the legal actions, from its own seeded RNG.
+
+    "pass" ends the agent's whole part in a stage, so picking it as often as any single
+    move makes games crawl; when other moves exist it is taken one time in five.
+    """
 
     name = "random"
+    PASS_CHANCE = 0.2
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
     def choose(self, match: PlayedMatch, actions: list[Action]) -> Action:
+        moves = [a for a in actions if a.payload != "pass"]
+        if moves and len(moves) < len(actions) and self.rng.random() >= self.PASS_CHANCE:
+            return moves[self.rng.randrange(len(moves))]
+        if moves and len(moves) == len(actions):
+            return moves[self.rng.randrange(len(moves))]
         return actions[self.rng.randrange(len(actions))]
 
 
-def play_out(match: PlayedMatch, agents: list[RandomAgent | GreedyAgent | HumanAgent], max_actions: int = 20_000,
+def play_out(match: PlayedMatch, agents: list[Any], max_actions: int = 20_000,
              check_invariants: bool = False) -> int:
     """Run a match to its end; returns the number of actions applied.
 
@@ -96,11 +107,21 @@ class HumanAgent:
 
 
 def make_agent(kind: str, seed: int, show: Callable[[str], None] | None = None,
-               ask: Callable[[str], str] | None = None) -> RandomAgent | GreedyAgent | HumanAgent:
+               ask: Callable[[str], str] | None = None) -> Any:
+    """`random`, `greedy`, `human`, or `search` / `search:ITERATIONS` / `search:200ms`."""
     if kind == "random":
         return RandomAgent(seed)
     if kind == "greedy":
         return GreedyAgent(seed)
+    if kind == "search" or kind.startswith("search:"):
+        from cardsmith.engine.search import SearchAgent
+
+        budget = kind.partition(":")[2]
+        if budget.endswith("ms") and budget[:-2].isdigit():
+            return SearchAgent(seed, iterations=10**9, milliseconds=float(budget[:-2]))
+        if budget and not budget.isdigit():
+            raise ValueError(f"bad search budget {budget!r} (write search:200 or search:500ms)")
+        return SearchAgent(seed, iterations=int(budget) if budget else 100)
     if kind == "human" and show is not None and ask is not None:
         return HumanAgent(show, ask)
     raise ValueError(f"unknown agent {kind!r} (random, greedy, human)")

@@ -51,7 +51,8 @@ class PlayedMatch(Match):
         self.flow_active = True
         self.history: list[int] = []
         self.cards_played: list[tuple[int, str]] = []
-        self.record("match", game=self.game.ir.game.id, seed=self.seed, players=len(self.players), mode=self.mode)
+        self.record("match", game=self.game.ir.game.id, seed=self.seed, players=len(self.players), mode=self.mode,
+                    decks=self.decks)
         self._flow = self._run()
         self._pending: Any = None
         self._cached: list[Action] | None = None
@@ -159,11 +160,12 @@ class PlayedMatch(Match):
         is deterministic, so its seed and action history restore it exactly (restore()
         replays them and checks the state matches)."""
         return {"game": self.game.ir.game.id, "seed": self.seed, "players": len(self.players), "mode": self.mode,
-                "history": list(self.history), "state": self.state_summary()}
+                "decks": self.decks, "history": list(self.history), "state": self.state_summary()}
 
     @classmethod
     def restore(cls, game: Any, snapshot: dict[str, Any]) -> PlayedMatch:
-        match = cls(game, seed=snapshot["seed"], players=snapshot["players"], mode=snapshot["mode"])
+        match = cls(game, seed=snapshot["seed"], players=snapshot["players"], mode=snapshot["mode"],
+                    decks=snapshot.get("decks"))
         for action_id in snapshot["history"]:
             match.apply(match.legal_actions()[action_id])
         if match.state_summary() != snapshot["state"]:
@@ -173,13 +175,19 @@ class PlayedMatch(Match):
     # ---------------------------------------------------------------- driving the flow
     def _advance(self, reply: Any) -> None:
         self._cached = None
+        self.steps = 0  # the loop guard counts the steps between two decisions
         try:
             request = self._flow.send(reply)
             while isinstance(request, rt.BeginSimultaneous | rt.EndSimultaneous) or (
                     isinstance(request, rt.Choose) and len(request.options) <= 1 and request.mode == "one"
                     and not request.optional):
-                # forced choices (one option, or none) need no decision
-                answer = request.options[0] if isinstance(request, rt.Choose) and request.options else None
+                if isinstance(request, rt.Choose) and not request.options:
+                    # nothing to choose from: the effect that asked fizzles
+                    self.record("fizzled", line=request.line, label=request.label)
+                    request = self._flow.throw(rt.Fizzled())
+                    continue
+                # a forced choice (one option) needs no decision
+                answer = request.options[0] if isinstance(request, rt.Choose) else None
                 request = self._flow.send(answer)
             self._pending = request
         except StopIteration:
@@ -189,8 +197,21 @@ class PlayedMatch(Match):
             self.over = True
             self._pending = None
 
+    def deal_decks(self) -> None:
+        """Decklists go, card by card in their listed order, into each player's zone named
+        `deck` (the game's setup shuffles and draws from there)."""
+        if not self.decks:
+            return
+        if "deck" not in self.game.zones or self.game.zones["deck"].scope != "player":
+            raise rt.RulesError("decklists were given, but the game has no per-player zone named 'deck'")
+        for player, names in zip(self.players, self.decks, strict=False):
+            zone = self.zone("deck", player)
+            for name in names:
+                self.create_card(name, zone, player)
+
     def _run(self) -> Generator[Any, Any, None]:
         ctx = rt.Ctx(self.current, None)
+        self.deal_decks()
         yield from self.emit(ctx, "game_started", [])
         for i in range(len(self.game.ir.setup)):
             yield from self.game.handlers[("setup", str(i))](self, ctx)
@@ -261,8 +282,8 @@ class PlayedMatch(Match):
         reply: Any = None
         while True:
             try:
-                request = program.send(reply)
-            except StopIteration:
+                request = program.send(reply) if not isinstance(reply, rt.Fizzled) else program.throw(reply)
+            except (StopIteration, rt.Fizzled):
                 return
             if isinstance(request, rt.Paid):
                 reply = None
@@ -270,7 +291,10 @@ class PlayedMatch(Match):
             if script and isinstance(request, rt.Choose):
                 reply = script.pop(0)
                 continue
-            reply = yield request
+            try:
+                reply = yield request
+            except rt.Fizzled as fizzled:
+                reply = fizzled
 
     def _expire(self, period: str) -> None:
         for card in self.all_cards():

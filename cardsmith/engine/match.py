@@ -34,7 +34,8 @@ class ScenarioResult:
 
 
 class Match:
-    def __init__(self, game: CompiledGame, seed: int = 1, players: int | None = None, mode: str | None = None) -> None:
+    def __init__(self, game: CompiledGame, seed: int = 1, players: int | None = None, mode: str | None = None,
+                 decks: list[list[str]] | None = None) -> None:
         self.game = game
         self.seed = seed
         self.rng = random.Random(seed)
@@ -71,6 +72,7 @@ class Match:
         # While probing whether an action is legal, every change records its inverse here,
         # so an illegal attempt is rolled back in place (objects keep their identity).
         self.journal: list[Callable[[], None]] | None = None
+        self.decks = decks
         # effects of stack-speed actions waiting to resolve, last in first out
         self.stack_programs: list[tuple[str, Generator[Any, Any, Any]]] = []
         self._in_statics = False
@@ -376,7 +378,7 @@ class Match:
     def emit(self, ctx: rt.Ctx, event: str, args: list[Any]) -> Iterator[Any]:
         self.record("emit", name=event, args=[self.describe(a) for a in args])
         for _who, handler, _trigger in self.game.triggers.get(event, []):
-            yield from handler(self, rt.Ctx(ctx.you or self.current, None), args)
+            yield from self.guarded(handler(self, rt.Ctx(ctx.you or self.current, None), args))
         for card in self.all_cards():
             definition = card.definition
             if definition is None:
@@ -384,7 +386,8 @@ class Match:
             for index, ability in definition.abilities:
                 if isinstance(ability, ir.Trigger) and ability.event == event \
                         and self._in_play(card, ability.zones):
-                    yield from self.game.card_handler(card.name, index)(self, rt.Ctx(card.controller, card), args)
+                    yield from self.guarded(
+                        self.game.card_handler(card.name, index)(self, rt.Ctx(card.controller, card), args))
             for keyword, kargs in definition.keywords:
                 kw = self.game.keywords.get(keyword)
                 if kw is None:
@@ -392,8 +395,8 @@ class Match:
                 for index_k, ability in enumerate(kw.abilities):
                     if isinstance(ability, ir.Trigger) and ability.event == event \
                             and self._in_play(card, ability.zones):
-                        yield from self.game.keyword_handler(keyword, str(index_k))(
-                            self, rt.Ctx(card.controller, card, keyword, kargs), args)
+                        yield from self.guarded(self.game.keyword_handler(keyword, str(index_k))(
+                            self, rt.Ctx(card.controller, card, keyword, kargs), args))
         return None
 
     # ---------------------------------------------------------------- running programs
@@ -579,14 +582,23 @@ class Match:
         while self.stack_programs:
             action, program = self.stack_programs.pop()
             self.record("resolve", action=action)
-            reply: Any = None
-            while True:
-                try:
-                    request = program.send(reply)
-                except StopIteration:
-                    break
-                reply = yield request
+            yield from self.guarded(program)
             yield from self.run_checks()
+
+    def guarded(self, program: Generator[Any, Any, Any]) -> Generator[Any, Any, Any]:
+        """Run one effect: if a choice it needs has no option, it fizzles (stops) alone."""
+        reply: Any = None
+        while True:
+            try:
+                request = program.send(reply) if not isinstance(reply, rt.Fizzled) else program.throw(reply)
+            except StopIteration as stop:
+                return stop.value
+            except rt.Fizzled:
+                return None
+            try:
+                reply = yield request
+            except rt.Fizzled as fizzled:
+                reply = fizzled
 
     def run_checks(self) -> Iterator[Any]:
         """Every `check` block, repeatedly, until a pass changes nothing (bounded)."""
@@ -758,8 +770,10 @@ class Match:
         definition = self.game.cards_by_name.get(str(card).lower())
         if definition is None:
             raise rt.RulesError(f"there is no card named {card!r}")
+        if owner is None:  # cards made in a shared zone belong to nobody; in a player's zone, to them
+            owner = zone.owner if isinstance(zone, Zone) else ctx.you
         for _ in range(definition.copies):
-            self.create_card(definition.name, zone, owner if owner is not None else ctx.you)
+            self.create_card(definition.name, zone, owner)
 
     def native_perform_effect(self, ctx: rt.Ctx, card: Any) -> Iterator[Any]:
         def go() -> Iterator[Any]:
@@ -767,7 +781,8 @@ class Match:
                 return
             for index, ability in card.definition.abilities:
                 if isinstance(ability, ir.Effect):
-                    yield from self.game.card_handler(card.name, index)(self, rt.Ctx(card.controller, card))
+                    yield from self.guarded(
+                        self.game.card_handler(card.name, index)(self, rt.Ctx(card.controller, card)))
         return go()
 
     def native_gain(self, ctx: rt.Ctx, amount: Any, counter: Any, player: Any = None) -> None:

@@ -42,7 +42,8 @@ def replay(lines: list[str], game_override: str | None = None) -> ReplayResult:
     head = entries[0]
     try:
         game = load(game_override or str(head["game"]))
-        match = PlayedMatch(game, seed=int(head["seed"]), players=int(head["players"]), mode=head.get("mode"))
+        match = PlayedMatch(game, seed=int(head["seed"]), players=int(head["players"]), mode=head.get("mode"),
+                            decks=head.get("decks"))
     except (KeyError, TypeError, ValueError) as exc:
         return ReplayResult(False, f"bad 'match' event: {exc}", 1)
     for entry in entries[1:]:

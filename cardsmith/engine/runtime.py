@@ -34,6 +34,10 @@ class CannotPay(Exception):
     """A cost could not be paid: the action is not legal."""
 
 
+class Fizzled(Exception):
+    """A required choice has no legal option: the effect that asked does nothing more."""
+
+
 class NotLegal(Exception):
     """An action's condition does not hold for the chosen parameters."""
 

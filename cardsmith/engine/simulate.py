@@ -29,10 +29,10 @@ class MatchSummary:
 
 
 def play_one(target: str, seed: int, players: int | None, mode: str | None, max_actions: int,
-             agents: tuple[str, ...] = ("random",)) -> MatchSummary:
+             agents: tuple[str, ...] = ("random",), decks: list[list[str]] | None = None) -> MatchSummary:
     game = load(target)
     count = players if players is not None else game.ir.game.players_min
-    match = PlayedMatch(game, seed=seed, players=count, mode=mode)
+    match = PlayedMatch(game, seed=seed, players=count, mode=mode, decks=decks)
     kinds = [agents[i] if i < len(agents) else agents[-1] for i in range(count)]
     applied = play_out(match, [make_agent(kind, seed * 1000 + i) for i, kind in enumerate(kinds)],
                        max_actions=max_actions)
@@ -40,16 +40,18 @@ def play_one(target: str, seed: int, players: int | None, mode: str | None, max_
     return MatchSummary(seed, winners, match.drawn, match.turn_number, applied, match.error, match.cards_played)
 
 
-def _play_star(args: tuple[str, int, int | None, str | None, int, tuple[str, ...]]) -> MatchSummary:
+def _play_star(args: tuple[str, int, int | None, str | None, int, tuple[str, ...],
+                              list[list[str]] | None]) -> MatchSummary:
     return play_one(*args)
 
 
 def simulate(target: str, games: int, seed: int = 1, players: int | None = None, mode: str | None = None,
              jobs: int = 1, max_actions: int = 20_000, agents: list[str] | None = None,
+             decks: list[list[str]] | None = None,
              progress: Callable[[int], None] | None = None) -> list[MatchSummary]:
     load(target)  # report a broken game before starting workers
     kinds = tuple(agents or ["random"])
-    tasks = [(target, seed + i, players, mode, max_actions, kinds) for i in range(games)]
+    tasks = [(target, seed + i, players, mode, max_actions, kinds, decks) for i in range(games)]
     results: list[MatchSummary] = []
     if jobs <= 1:
         for task in tasks:

@@ -13,7 +13,6 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from cardsmith.compiler.export import plain
 from cardsmith.compiler.static_eval import EnumVal, NotStatic, StaticEnv
 from cardsmith.compiler.text import card_text, keyword_reminder, render_expr
 from cardsmith.dsl import ir
@@ -64,6 +63,8 @@ def fmt(value: Any) -> str:
         return f"{value.count if value.count > 1 else ''}d{value.sides}"
     if isinstance(value, EnumVal):
         return value.name
+    if isinstance(value, ir.KeywordUse):
+        return " ".join([value.name.replace("_", " "), *(render_expr(a) for a in value.args)])
     if isinstance(value, list | tuple):
         return ", ".join(fmt(v) for v in value)
     return str(value)
@@ -106,7 +107,10 @@ class CardEvaluator:
             text = card_text(self.game, card)
         else:
             parts = []
+            lowered = card.text.lower()
             for use in card.keywords:
+                if use.name.replace("_", " ").lower() in lowered:
+                    continue  # the designer already wrote this keyword (and its reminder) into the text
                 kw = self.keywords.get(use.name)
                 label = use.name.replace("_", " ") + "".join(f" {render_expr(a)}" for a in use.args)
                 reminder = keyword_reminder(kw, use) if kw is not None else ""
@@ -250,4 +254,3 @@ class CardEvaluator:
         return int(value)
 
 
-__all__ = ["CardEvaluator", "EvalError", "dim_mm", "fmt", "plain", "style_word"]

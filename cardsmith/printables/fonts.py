@@ -48,6 +48,8 @@ def font_name(bold: bool = False, italic: bool = False) -> str:
 @lru_cache(maxsize=65536)
 def width(text: str, font: str, size: float) -> float:
     """The width of `text` in points; cached since the same words are measured often."""
+    if not _registered:
+        register()
     return float(pdfmetrics.stringWidth(text, font, size))
 
 

@@ -28,7 +28,7 @@ MARK_LEN = 5.0 * MM
 MARK_WIDTH = 0.6        # points: at least 0.5 pt so home printers do not drop them
 MIN_MARGIN = 4.0 * MM   # room kept for crop marks and the printer's unprintable edge
 
-_DIM = re.compile(r"^\s*([0-9.]+)\s*(mm|cm|in|pt)?\s*[x×]\s*([0-9.]+)\s*(mm|cm|in|pt)?\s*$")
+_DIM = re.compile(r"^\s*([0-9.]+)\s*(mm|cm|in|pt)?\s*[x\u00d7]\s*([0-9.]+)\s*(mm|cm|in|pt)?\s*$")
 _UNIT = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72.0, None: 1.0}
 
 

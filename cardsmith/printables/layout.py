@@ -152,17 +152,20 @@ def default_layout(game: ir.Game, ctype: ir.CardTypeDecl, w: float, h: float) ->
         add("cost", w - m - cost_w, m - 0.5, cost_w, cost_w, 12, text=_card_attr("cost", span), font="bold",
             shape="circle", align="center")
     type_words = ctype.name
-    extra = [f.name for f in ctype.properties if f.type != "bool"]
+    colour = _colour_field(game, ctype, span)
+    colour_prop = colour.obj.name if isinstance(colour, ir.Attr) and isinstance(colour.obj, ir.Attr) else ""
+    extra = [f.name for f in ctype.properties if f.type != "bool" and f.name != colour_prop]
     if extra:
         type_words += " — " + " · ".join("{" + n + "}" for n in extra[:2])
-    art_h = h * 0.36
+    stat_h = 6.0 if stats else 0.0
+    flavour_h = 6.0
+    # Art and rules text share what the fixed lines leave, so small cards keep room for text.
+    remaining = h - (11.5 + 1 + 5.5 + stat_h + flavour_h + m + 1)
+    art_h = text_h = max(remaining / 2, 5.0)
     add("art", m, 11.5, w - 2 * m, art_h, 8, image=_card_attr("art", span))
     y = 11.5 + art_h + 1
     add("type_line", m, y, w - 2 * m, 5, 7.5, text=ir.Text(span=span, value=type_words), font="bold")
     y += 5.5
-    stat_h = 6.0 if stats else 0.0
-    flavour_h = 6.0
-    text_h = h - y - m - stat_h - flavour_h - 1
     add("text", m, y, w - 2 * m, text_h, 8, text=_card_attr("rules_text", span), valign="top")
     y += text_h
     add("flavour", m, y, w - 2 * m, flavour_h, 6.5, text=_card_attr("flavour", span), font="italic")
@@ -171,4 +174,4 @@ def default_layout(game: ir.Game, ctype: ir.CardTypeDecl, w: float, h: float) ->
         add("stats", m, h - m - stat_h, w - 2 * m, stat_h, 8, text=ir.Text(span=span, value=template), font="bold",
             align="center", shape="badge")
     return Layout(f"default:{ctype.name}", w, h, regions, ir.Text(span=span, value="#FAF7F0"),
-                  _colour_field(game, ctype, span) or ir.Text(span=span, value="#3A3A3A"), span, [], default=True)
+                  colour or ir.Text(span=span, value="#3A3A3A"), span, [], default=True)

@@ -1,0 +1,114 @@
+"""Turn a deck rule that failed into a hint a player can act on.
+
+A hint quotes the rule as the game wrote it and the values it read: the card fields
+the rule looks at (`border: silver`), the deck's factions, and both sides of each
+comparison of a deck-wide rule (`sum(deck.Garrison, cost) is 7, ... is 6`). It works
+on any game's rules because it only walks the expression.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import Any
+
+from pydantic import BaseModel
+
+from cardsmith.compiler.static_eval import NotStatic
+from cardsmith.decks.games import GameContext
+from cardsmith.dsl import ir
+
+
+def walk(node: Any) -> Iterator[ir.Node]:
+    """Every IR node inside an expression, the expression first."""
+    if isinstance(node, ir.Node):
+        yield node
+    if isinstance(node, BaseModel):
+        for name in type(node).model_fields:
+            if name != "span":
+                yield from walk(getattr(node, name))
+    elif isinstance(node, list):
+        for item in node:
+            yield from walk(item)
+    elif isinstance(node, dict):
+        for item in node.values():
+            yield from walk(item)
+
+
+def card_fields(expr: ir.Expr) -> list[str]:
+    """The card fields a per-card rule reads: `border` in `card.border.copies`."""
+    out: list[str] = []
+    for node in walk(expr):
+        if (isinstance(node, ir.Attr) and isinstance(node.obj, ir.Ref) and node.obj.name == "card"
+                and node.name not in out):
+            out.append(node.name)
+    return out
+
+
+def reads(expr: ir.Expr, name: str) -> bool:
+    return any(isinstance(n, ir.Ref) and n.name == name for n in walk(expr))
+
+
+_SECTIONS_READ: dict[int, tuple[ir.Expr, list[str]]] = {}
+
+
+def sections_read(expr: ir.Expr) -> list[str]:
+    """The sections a deck-wide rule reads (`deck.Garrison`), in the order written."""
+    hit = _SECTIONS_READ.get(id(expr))
+    if hit is not None and hit[0] is expr:
+        return hit[1]
+    out = _sections_read(expr)
+    _SECTIONS_READ[id(expr)] = (expr, out)
+    return out
+
+
+def _sections_read(expr: ir.Expr) -> list[str]:
+    out: list[str] = []
+    for node in walk(expr):
+        if (isinstance(node, ir.Attr) and isinstance(node.obj, ir.Ref) and node.obj.name == "deck"
+                and node.name not in out and node.name not in ("size", "cards")):
+            out.append(node.name)
+    return out
+
+
+def show(value: Any) -> str:
+    if isinstance(value, Fraction):
+        return str(float(value))
+    if isinstance(value, ir.CardDecl):
+        return value.name
+    if isinstance(value, list):
+        return "[" + ", ".join(show(v) for v in value) + "]"
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def card_hint(ctx: GameContext, rule: ir.Expr, card: ir.CardDecl, scope: dict[str, Any], lead: str) -> str:
+    """`lead `rule`` then the card fields and factions the rule read."""
+    facts = [f"{name}: {show(ctx.value(card, name))}" for name in card_fields(rule)]
+    if reads(rule, "factions") and "factions" in scope:
+        facts.append("the deck's factions: " + (", ".join(show(f) for f in scope["factions"]) or "none"))
+    text = f"{lead} `{ctx.text(rule)}`"
+    return text + (f" ({'; '.join(facts)})" if facts else "")
+
+
+def rule_hint(ctx: GameContext, rule: ir.Expr, scope: dict[str, Any]) -> str:
+    """The deck-wide rule and the value of both sides of each comparison in it."""
+    facts: list[str] = []
+    for node in walk(rule):
+        if not isinstance(node, ir.Compare):
+            continue
+        for side in (node.left, node.right):
+            if isinstance(side, ir.Num | ir.Text | ir.Bool | ir.NoneLit | ir.Ref):
+                continue
+            try:
+                value = ctx.env.eval(side, scope)
+            except (NotStatic, ArithmeticError, TypeError, ValueError):
+                continue
+            fact = f"{ctx.text(side)} is {show(value)}"
+            if fact not in facts:
+                facts.append(fact)
+    text = f"the rule is `{ctx.text(rule)}`"
+    return text + (f"; here {', '.join(facts)}" if facts else "")

@@ -1,0 +1,152 @@
+"""A checked game as the deck tools need it, loaded once per process.
+
+Everything the deck checker knows about a game comes from its IR: the `deck { }` rules,
+the cards (indexed by their normalised name), and the rules' source text (quoted in
+hints). Loading a game means checking it, so contexts are cached by target; the other
+library games are only loaded when a decklist names a card this game lacks, to say
+which game that card belongs to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardsmith.compiler.api import CheckResult, check_game
+from cardsmith.compiler.deckrules import main_size
+from cardsmith.compiler.loader import library_games
+from cardsmith.compiler.static_eval import StaticEnv
+from cardsmith.decks.decklist import normalize_name
+from cardsmith.dsl import ir
+from cardsmith.dsl.source import SourceFile, Span
+
+
+class GameNotReady(Exception):
+    """The game does not check cleanly, or declares no deck rules."""
+
+    def __init__(self, message: str, result: CheckResult | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.result = result
+
+
+@dataclass
+class GameContext:
+    target: str
+    game: ir.Game
+    rules: ir.DeckRules
+    sources: dict[str, SourceFile]
+    env: StaticEnv
+    cards: dict[str, ir.CardDecl] = field(default_factory=dict)
+    sections: dict[str, ir.DeckSection] = field(default_factory=dict)
+    # per-card rule results (excluded, allowed, copies) keyed by card and the deck's factions
+    memo: dict[tuple[int, tuple[str, ...] | None], tuple[bool, bool | None, int | None]] = field(
+        default_factory=dict)
+
+    @property
+    def game_id(self) -> str:
+        return self.game.game.id
+
+    @property
+    def name(self) -> str:
+        return self.game.game.name
+
+    def section(self, name: str) -> ir.DeckSection | None:
+        return self.sections.get(normalize_name(name))
+
+    def main_section(self) -> ir.DeckSection | None:
+        """The section that counts toward the size and is not limited to some types."""
+        for s in self.rules.sections:
+            if s.counts_toward_size and not s.types and s.within is None:
+                return s
+        for s in self.rules.sections:
+            if s.counts_toward_size and s.within is None:
+                return s
+        return None
+
+    def head_section(self) -> ir.DeckSection | None:
+        """The first section when it is limited to some types and stands apart from the deck
+        (the fortresses): `factions` is read from it, as the compile-time proof does."""
+        first = self.rules.sections[0] if self.rules.sections else None
+        return first if first is not None and first.types and not first.counts_toward_size else None
+
+    def size_rule(self) -> ir.Expr | None:
+        return main_size(self.rules)
+
+    def text(self, node: ir.Node | Span) -> str:
+        """The source text of a rule, on one line, for hints."""
+        span = node if isinstance(node, Span) else node.span
+        source = self.sources.get(span.file)
+        if source is None:
+            return ""
+        lines = [source.line_text(n) for n in range(span.line, span.end_line + 1)]
+        if not lines:
+            return ""
+        if len(lines) == 1:
+            lines[0] = lines[0][span.column - 1:span.end_column - 1]
+        else:
+            lines[0] = lines[0][span.column - 1:]
+            lines[-1] = lines[-1][:span.end_column - 1]
+        text = " ".join(" ".join(lines).split())
+        # a call's span may stop before its closing parenthesis: take those from the source
+        rest = source.line_text(span.end_line)[span.end_column - 1:]
+        while text.count("(") > text.count(")") and rest.startswith(")"):
+            text, rest = text + ")", rest[1:]
+        return text
+
+    def value(self, card: ir.CardDecl, name: str) -> Any:
+        return self.env.card_value(card, name)
+
+
+_CHECKED: dict[str, CheckResult] = {}
+_CONTEXTS: dict[str, GameContext] = {}
+_OTHER_CARDS: dict[str, dict[str, tuple[str, str, str]]] = {}
+
+
+def checked(target: str) -> CheckResult:
+    """Check a game once per process (library id or folder)."""
+    if target not in _CHECKED:
+        _CHECKED[target] = check_game(target)
+    return _CHECKED[target]
+
+
+def game_context(target: str | ir.Game) -> GameContext:
+    """The deck context of a game given by library id, folder, or an already checked IR."""
+    if isinstance(target, ir.Game):
+        key = f"<ir>{id(target)}"
+        if key not in _CONTEXTS:
+            _CONTEXTS[key] = _context(target.game.id, target, {})
+        return _CONTEXTS[key]
+    if target not in _CONTEXTS:
+        result = checked(target)
+        if not result.ok or result.game is None:
+            raise GameNotReady(f"the game '{target}' has errors; fix them before checking decks", result)
+        _CONTEXTS[target] = _context(target, result.game, result.sources)
+    return _CONTEXTS[target]
+
+
+def _context(target: str, game: ir.Game, sources: dict[str, SourceFile]) -> GameContext:
+    if game.deck is None:
+        raise GameNotReady(f"{game.game.name} declares no deck rules (no `deck {{ }}` block)")
+    ctx = GameContext(target, game, game.deck, sources, StaticEnv(game))
+    for card in game.cards:
+        ctx.cards.setdefault(normalize_name(card.name), card)
+    for s in game.deck.sections:
+        ctx.sections.setdefault(normalize_name(s.name), s)
+    return ctx
+
+
+def other_game_of(ctx: GameContext, key: str) -> tuple[str, str, str] | None:
+    """(game name, card name, game id) of another library game that has this card."""
+    if ctx.game_id not in _OTHER_CARDS:
+        index: dict[str, tuple[str, str, str]] = {}
+        for game_id in sorted(library_games()):
+            if game_id == ctx.game_id:
+                continue
+            other = checked(game_id).game
+            if other is None:
+                continue
+            for card in other.cards:
+                index.setdefault(normalize_name(card.name), (other.game.name, card.name, game_id))
+        _OTHER_CARDS[ctx.game_id] = index
+    return _OTHER_CARDS[ctx.game_id].get(key)

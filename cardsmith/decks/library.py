@@ -1,0 +1,53 @@
+"""Decklists as the engine takes them: from a file, or the ready decks of a library game.
+
+`play` and `simulate` deal decks they get from here. A deck that breaks its game's
+construction rules is never dealt: `load_decklist` raises `DeckError` carrying the full
+report, so the command can print every problem the way `deck check` does.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cardsmith.compiler.loader import library_games
+from cardsmith.decks.games import GameContext, game_context
+from cardsmith.decks.model import Decklist, DeckReport
+from cardsmith.decks.validate import check_decklist
+from cardsmith.dsl import ir
+
+DECK_SUFFIX = ".deck"
+
+
+class DeckError(Exception):
+    """A decklist is unreadable or breaks its game's rules (`report` says how)."""
+
+    def __init__(self, report: DeckReport) -> None:
+        super().__init__(f"{report.source.path}: {len(report.errors)} deck error(s)")
+        self.report = report
+
+
+def load_decklist(path: str | Path, game: str | ir.Game | GameContext) -> Decklist:
+    """Read and check a decklist file; the resolved deck, or DeckError.
+
+    `game` is a library id, a game folder, a checked IR or a context. An unreadable
+    file (OSError) propagates: that is a usage problem, not a deck problem.
+    """
+    path = Path(path)
+    report = check_decklist(str(path), path.read_bytes(), game)
+    if not report.ok:
+        raise DeckError(report)
+    return report.decklist
+
+
+def library_deck_paths(game_id: str) -> list[Path]:
+    """The ready decks of a library game (`library/<game>/decks/*.deck`), sorted by name."""
+    folder = library_games().get(game_id)
+    if folder is None or not (folder / "decks").is_dir():
+        return []
+    return sorted(p for p in (folder / "decks").glob(f"*{DECK_SUFFIX}") if p.is_file())
+
+
+def library_decks(game_id: str) -> dict[str, Decklist]:
+    """The ready decks of a library game by name (file stem), each checked."""
+    ctx = game_context(game_id)
+    return {p.stem: load_decklist(p, ctx) for p in library_deck_paths(game_id)}

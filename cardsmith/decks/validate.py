@@ -1,0 +1,343 @@
+"""Check a decklist against the construction rules its game declares.
+
+Nothing here knows any game: sections, sizes, copy limits, what is allowed or
+excluded and the deck-wide `require`/`forbid` rules are all read from the game's
+`deck { }` block and evaluated with the static evaluator. Every violation is reported
+(never just the first) against the decklist line it comes from, with a hint quoting
+the rule and the values it read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from cardsmith.compiler.static_eval import DeckValue, NotStatic, as_bounds
+from cardsmith.decks.decklist import DeckLine, Header, ParsedDecklist, parse_decklist
+from cardsmith.decks.explain import card_hint, rule_hint, sections_read, show
+from cardsmith.decks.games import GameContext, game_context, other_game_of
+from cardsmith.decks.model import DeckEntry, Decklist, DeckReport
+from cardsmith.dsl import ir
+from cardsmith.dsl.diagnostics import DiagnosticSink, did_you_mean
+from cardsmith.dsl.source import Span
+
+_ERRORS = (NotStatic, ArithmeticError, TypeError, ValueError)
+
+
+def check_decklist(path: str, data: bytes | str, game: str | ir.Game | GameContext) -> DeckReport:
+    """Parse and check one decklist (bytes from a file, or text) against a game."""
+    ctx = game if isinstance(game, GameContext) else game_context(game)
+    parsed = parse_decklist(path, data, [s.name for s in ctx.rules.sections])
+    return validate(parsed, ctx)
+
+
+def validate(parsed: ParsedDecklist, ctx: GameContext) -> DeckReport:
+    return _Validator(parsed, ctx).run()
+
+
+def bounds_text(low: int | None, high: int | None) -> str:
+    if low is not None and low == high:
+        return f"exactly {low}"
+    if high is None:
+        return f"at least {low}"
+    if low is None or low <= 0:
+        return f"at most {high}"
+    return f"{low} to {high}"
+
+
+def _within(n: int, low: int | None, high: int | None) -> bool:
+    return (low is None or n >= low) and (high is None or n <= high)
+
+
+@dataclass(frozen=True, slots=True)
+class _Verdict:
+    excluded: bool
+    allowed: bool | None
+    limit: int | None
+
+
+class _Validator:
+    def __init__(self, parsed: ParsedDecklist, ctx: GameContext) -> None:
+        self.parsed = parsed
+        self.ctx = ctx
+        self.rules = ctx.rules
+        self.sink = DiagnosticSink()
+        self.sink.extend(parsed.diagnostics)
+        self.headers: dict[str, Header] = {}
+        self.spans = {line.line: line.span for line in parsed.lines}
+        self.aside = {s.name for s in self.rules.sections if not s.counts_toward_size}
+        self.within = {s.name: s.within for s in self.rules.sections if s.within is not None}
+        self.claimed = {t: s for s in self.rules.sections if s.types and not s.counts_toward_size
+                        and s.within is None for t in s.types}
+
+    def run(self) -> DeckReport:
+        entries = self.resolve()
+        deck = Decklist(self.parsed.source.path, self.ctx.game_id, entries, dict(self.within),
+                        [s.name for s in self.rules.sections])
+        scope: dict[str, Any] = {}
+        head = self.ctx.head_section()
+        if head is not None:
+            heads = deck.section(head.name)
+            if heads:
+                factions: list[Any] = []
+                for card in heads:
+                    value = self.ctx.value(card, "faction")
+                    if value is not None and all(str(value) != str(f) for f in factions):
+                        factions.append(value)
+                scope["factions"] = factions
+        self.per_card(deck, scope)
+        self.check_within(deck)
+        size = self.counts(deck)
+        self.requirements(deck, scope, size)
+        diagnostics = sorted(self.sink.items, key=lambda d: (d.span.line, d.span.column, d.code))
+        return DeckReport(deck, diagnostics, self.parsed.source)
+
+    # ---- names and sections
+    def resolve(self) -> list[DeckEntry]:
+        names = [s.name for s in self.rules.sections]
+        for header in self.parsed.headers:
+            section = self.ctx.section(header.name)
+            if section is None:
+                self.sink.error(header.span, "CS1004", f"{self.ctx.name} decks have no '{header.name}' section",
+                                did_you_mean(header.name, names) or "sections: " + ", ".join(names))
+            else:
+                self.headers.setdefault(section.name, header)
+        entries: list[DeckEntry] = []
+        for line in self.parsed.lines:
+            card = self.ctx.cards.get(line.key)
+            if card is None:
+                self.unknown(line)
+                continue
+            section = self.ctx.section(line.header) if line.header is not None else None
+            section = self.home(card) if section is None else self.check_section(line, card, section)
+            if section is not None:
+                entries.append(DeckEntry(section.name, card, line.count, line.line))
+        return entries
+
+    def unknown(self, line: DeckLine) -> None:
+        other = other_game_of(self.ctx, line.key)
+        if other is not None:
+            game_name, card_name, game_id = other
+            self.sink.error(line.span, "CS1002", f"'{card_name}' is a {game_name} card, not a {self.ctx.name} card",
+                            f"remove it, or check the deck against its game with --game {game_id}")
+            return
+        hint = did_you_mean(line.name, (c.name for c in self.ctx.game.cards))
+        self.sink.error(line.span, "CS1001", f"{self.ctx.name} has no card named '{line.name}'",
+                        hint or "check the spelling against the game's cards")
+
+    def home(self, card: ir.CardDecl) -> ir.DeckSection | None:
+        """The section an entry belongs to when the decklist names none."""
+        if card.type in self.claimed:
+            return self.claimed[card.type]
+        for s in self.rules.sections:
+            if s.within is None and card.type in s.types:
+                return s
+        return self.ctx.main_section() or (self.rules.sections[0] if self.rules.sections else None)
+
+    def check_section(self, line: DeckLine, card: ir.CardDecl, section: ir.DeckSection) -> ir.DeckSection | None:
+        home = self.home(card)
+        wrong = (section.types and card.type not in section.types) or (
+            card.type in self.claimed and self.claimed[card.type] is not section)
+        if not wrong:
+            return section
+        ctype = self.ctx.env.cardtypes.get(card.type)
+        what = ctype.singular if ctype is not None else card.type
+        if section.types:
+            message = (f"'{card.name}' is a {what}; the {section.name} section holds only "
+                       f"{', '.join(section.types)} cards")
+        else:
+            message = f"'{card.name}' is a {what} and does not go in the {section.name} section"
+        fits = home is not None and (not home.types or card.type in home.types)
+        self.sink.error(line.span, "CS1005", message,
+                        f"list it under '{home.name}:'" if fits and home is not None else
+                        "remove it from this section")
+        return home if fits else None
+
+    # ---- per card: excluded, allowed, copies
+    def verdict(self, card: ir.CardDecl, scope: dict[str, Any], factions: tuple[str, ...] | None) -> _Verdict:
+        key = (id(card), factions)
+        memo = self.ctx.memo.get(key)
+        if memo is not None:
+            return _Verdict(*memo)
+        env = self.ctx.env
+        local = {**scope, "card": card}
+        excluded = allowed = limit = None
+        try:
+            excluded = self.rules.excluded is not None and bool(env.eval(self.rules.excluded, local))
+        except _ERRORS:
+            excluded = False
+        if self.rules.allow is not None:
+            try:
+                allowed = bool(env.eval(self.rules.allow, local))
+            except _ERRORS:
+                allowed = None
+        if self.rules.copies is not None:
+            try:
+                value = env.eval(self.rules.copies, local)
+                limit = int(value) if value is not None else None
+            except _ERRORS:
+                limit = None
+        self.ctx.memo[key] = (bool(excluded), allowed, limit)
+        return _Verdict(bool(excluded), allowed, limit)
+
+    def per_card(self, deck: Decklist, scope: dict[str, Any]) -> None:
+        totals: dict[int, int] = {}
+        reported: set[int] = set()
+        factions = tuple(str(f) for f in scope["factions"]) if "factions" in scope else None
+        for entry in deck.entries:
+            if entry.section in self.within:
+                continue
+            card = entry.card
+            span = self.span_of(entry)
+            verdict = self.verdict(card, scope, factions)
+            if verdict.excluded:
+                assert self.rules.excluded is not None
+                self.sink.error(span, "CS1009", f"'{card.name}' can never be put in a {self.ctx.name} deck",
+                                card_hint(self.ctx, self.rules.excluded, card, scope, "the deck rules exclude"))
+                continue
+            if verdict.allowed is False:
+                assert self.rules.allow is not None
+                self.sink.error(span, "CS1010", f"'{card.name}' is not allowed in this deck",
+                                card_hint(self.ctx, self.rules.allow, card, scope, "a deck allows only"))
+            total = totals.get(id(card), 0) + entry.count
+            totals[id(card)] = total
+            if verdict.limit is not None and total > verdict.limit and id(card) not in reported:
+                reported.add(id(card))
+                assert self.rules.copies is not None
+                lead = f"the copy limit is {verdict.limit}:"
+                self.sink.error(span, "CS1008",
+                                f"{total} copies of '{card.name}'; a deck may hold at most {verdict.limit}",
+                                card_hint(self.ctx, self.rules.copies, card, scope, lead))
+
+    def check_within(self, deck: Decklist) -> None:
+        for name, parent in self.within.items():
+            held: dict[int, int] = {}
+            for e in deck.entries:
+                if e.section == parent:
+                    held[id(e.card)] = held.get(id(e.card), 0) + e.count
+            used: dict[int, int] = {}
+            for e in deck.entries:
+                if e.section != name:
+                    continue
+                used[id(e.card)] = used.get(id(e.card), 0) + e.count
+                have = held.get(id(e.card), 0)
+                if used[id(e.card)] > have:
+                    self.sink.error(self.span_of(e), "CS1012",
+                                    f"the {name} section names {used[id(e.card)]} '{e.card.name}' but the "
+                                    f"{parent} section holds {have}",
+                                    f"the {name} section is chosen from the {parent} section: list the card "
+                                    f"under '{parent}:' too")
+
+    # ---- counts
+    def counts(self, deck: Decklist) -> int:
+        main = self.ctx.main_section()
+        size_rule = self.ctx.size_rule()
+        for s in self.rules.sections:
+            if s.count is None or s.count is size_rule:  # the main section's size: checked below
+                continue
+            n = sum(e.count for e in deck.entries if e.section == s.name)
+            bounds = self.bounds(s.count)
+            if bounds is not None and not _within(n, *bounds):
+                self.sink.error(self.section_span(deck, s.name), "CS1006",
+                                f"the {s.name} section holds {n} card(s); it must hold {bounds_text(*bounds)}",
+                                f"the rule is `section {s.name} {{ count: {self.ctx.text(s.count)} }}`")
+        size = sum(e.count for e in deck.entries if e.section not in self.within
+                   and self.counts_toward_size(e.section))
+        bounds = self.bounds(size_rule) if size_rule is not None else None
+        if bounds is not None and not _within(size, *bounds):
+            low, high = bounds
+            fix = (f"add {low - size} card(s)" if low is not None and size < low else
+                   f"remove {size - (high or 0)} card(s)")
+            aside = [s.name for s in self.rules.sections if not s.counts_toward_size]
+            if aside:
+                fix += f"; the {', '.join(aside)} section does not count toward the size"
+            self.sink.error(self.section_span(deck, main.name if main is not None else None), "CS1007",
+                            f"the deck holds {size} card(s); it must hold {bounds_text(low, high)}", fix)
+        return size
+
+    def counts_toward_size(self, section: str) -> bool:
+        return section not in self.aside
+
+    def bounds(self, expr: ir.Expr | None) -> tuple[int | None, int | None] | None:
+        if expr is None:
+            return None
+        try:
+            return as_bounds(self.ctx.env.eval(expr, {}))
+        except _ERRORS:
+            return None
+
+    # ---- deck-wide rules
+    def requirements(self, deck: Decklist, scope: dict[str, Any], size: int) -> None:
+        sections = deck.sections()
+        base = {**scope, "deck": DeckValue(sections, size, deck.physical())}
+        for rule in self.rules.requirements:
+            if not self.violated(rule, base):
+                continue
+            alone, without = self.blame(rule, deck, base)
+            for entry in alone:
+                one = self.with_section(base, entry.section, [entry.card])
+                self.sink.error(self.span_of(entry), "CS1011", rule.message,
+                                f"'{entry.card.name}' alone breaks it: " + rule_hint(self.ctx, rule.condition, one))
+            for entry in without:
+                self.sink.error(self.span_of(entry), "CS1011", rule.message,
+                                f"without '{entry.card.name}' the deck would pass this rule: "
+                                + rule_hint(self.ctx, rule.condition, base))
+            if not alone and not without:
+                read = sections_read(rule.condition)
+                span = self.section_span(deck, read[0] if read else None)
+                self.sink.error(span, "CS1011", rule.message, rule_hint(self.ctx, rule.condition, base))
+
+    def violated(self, rule: ir.DeckRequirement, scope: dict[str, Any]) -> bool:
+        try:
+            held = bool(self.ctx.env.eval(rule.condition, scope))
+        except _ERRORS:
+            return False  # the rule cannot be decided for this deck (e.g. no fortress yet)
+        return held if rule.forbid else not held
+
+    def blame(self, rule: ir.DeckRequirement, deck: Decklist,
+              base: dict[str, Any]) -> tuple[list[DeckEntry], list[DeckEntry]]:
+        """The lines to point at: those that break the rule on their own, else the few
+        whose removal would mend it (a horror card in a fantasy deck); tried in the first
+        section the rule reads. Nothing when no line stands out: the section is blamed."""
+        for name in sections_read(rule.condition):
+            section = self.ctx.section(name)
+            entries = [e for e in deck.entries if section is not None and e.section == section.name]
+            if not entries:
+                continue
+            alone = [e for e in entries if self.violated(rule, self.with_section(base, e.section, [e.card]))]
+            if alone:
+                return alone, []
+            if len(entries) < 3:
+                return [], []
+            cards = [e.card for e in entries for _ in range(e.count)]
+            without: list[DeckEntry] = []
+            at = 0
+            for e in entries:
+                rest = cards[:at] + cards[at + e.count:]
+                at += e.count
+                if not self.violated(rule, self.with_section(base, e.section, rest)):
+                    without.append(e)
+            return ([], without) if 2 * len(without) < len(entries) else ([], [])
+        return [], []
+
+    @staticmethod
+    def with_section(base: dict[str, Any], section: str, cards: list[ir.CardDecl]) -> dict[str, Any]:
+        deck: DeckValue = base["deck"]
+        return {**base, "deck": DeckValue({**deck.sections, section: cards}, deck.size, deck.cards)}
+
+    # ---- where to point
+    def span_of(self, entry: DeckEntry) -> Span:
+        return self.spans.get(entry.line) or self.parsed.first_line_span()
+
+    def section_span(self, deck: Decklist, section: str | None) -> Span:
+        """A section's header, else its first line, else the decklist's first line."""
+        if section is not None:
+            if section in self.headers:
+                return self.headers[section].span
+            for entry in deck.entries:
+                if entry.section == section:
+                    return self.span_of(entry)
+        return self.parsed.first_line_span()
+
+
+__all__ = ["bounds_text", "check_decklist", "show", "validate"]

@@ -1,0 +1,119 @@
+"""A Monte Carlo tree search agent that does not peek.
+
+Each iteration clones the current match (deterministic replay of its history — see
+PlayedMatch.snapshot), then *determinizes* it from the searching player's point of
+view: every zone that player cannot see is shuffled and the clone's RNG is reseeded,
+so the search plays against a plausible world, not the real hidden cards or future
+rolls. It then walks the tree by UCB1, expands one action, plays randomly to the end
+(or a depth limit) and backs up the result for every player. The budget is a number of
+iterations or milliseconds, whichever ends first.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardsmith.engine.flow import Action, PlayedMatch
+
+
+@dataclass
+class _Node:
+    visits: int = 0
+    value: dict[int, float] = field(default_factory=dict)   # player -> summed reward
+    children: dict[int, _Node] = field(default_factory=dict)
+
+
+class SearchAgent:
+    name = "search"
+
+    def __init__(self, seed: int, iterations: int = 200, milliseconds: float | None = None,
+                 rollout_depth: int = 400, exploration: float = 1.4) -> None:
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.milliseconds = milliseconds
+        self.rollout_depth = rollout_depth
+        self.exploration = exploration
+
+    def choose(self, match: PlayedMatch, actions: list[Action]) -> Action:
+        if len(actions) == 1:
+            return actions[0]
+        me = actions[0].player
+        root = _Node()
+        snapshot = match.snapshot()
+        deadline = time.perf_counter() + self.milliseconds / 1000 if self.milliseconds else None
+        for _ in range(self.iterations):
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            clone = self._determinized(match, snapshot, me)
+            self._iterate(clone, root)
+        if not root.children:
+            return actions[self.rng.randrange(len(actions))]
+        best = max(root.children.items(), key=lambda item: (item[1].visits, self.rng.random()))[0]
+        return actions[best] if best < len(actions) else actions[0]
+
+    def _determinized(self, match: PlayedMatch, snapshot: dict[str, Any], me: int) -> PlayedMatch:
+        clone = PlayedMatch.restore(match.game, snapshot)
+        viewer = clone.players[me]
+        for zone in clone.zones.values():
+            hidden = zone.visibility == "hidden" or (zone.visibility == "owner" and zone.owner is not viewer)
+            if hidden and len(zone.cards) > 1:
+                self.rng.shuffle(zone.cards)
+        clone.rng.seed(self.rng.getrandbits(64))
+        return clone
+
+    def _iterate(self, match: PlayedMatch, root: _Node) -> None:
+        path = [root]
+        node = root
+        while not match.is_over:
+            actions = match.legal_actions()
+            if not actions:
+                break
+            untried = [i for i in range(len(actions)) if i not in node.children]
+            if untried:
+                index = self.rng.choice(untried)
+                node.children[index] = _Node()
+                match.apply(actions[index])
+                node = node.children[index]
+                path.append(node)
+                break
+            mover = actions[0].player
+            index = self._select(node, mover, len(actions))
+            match.apply(actions[index])
+            node = node.children[index]
+            path.append(node)
+        depth = 0
+        while not match.is_over and depth < self.rollout_depth:
+            actions = match.legal_actions()
+            if not actions:
+                break
+            match.apply(actions[self.rng.randrange(len(actions))])
+            depth += 1
+        rewards = self._rewards(match)
+        for visited in path:
+            visited.visits += 1
+            for player, reward in rewards.items():
+                visited.value[player] = visited.value.get(player, 0.0) + reward
+
+    def _select(self, node: _Node, mover: int, count: int) -> int:
+        log_total = math.log(max(1, node.visits))
+        best, best_score = 0, -math.inf
+        for index in range(count):
+            child = node.children.get(index)
+            if child is None or child.visits == 0:
+                return index
+            score = child.value.get(mover, 0.0) / child.visits + self.exploration * math.sqrt(log_total / child.visits)
+            if score > best_score:
+                best, best_score = index, score
+        return best
+
+    def _rewards(self, match: PlayedMatch) -> dict[int, float]:
+        players = range(len(match.players))
+        if match.winners:
+            share = 1.0 / len(match.winners)
+            winners = {p.index for p in match.winners}
+            return {p: (share if p in winners else 0.0) for p in players}
+        return {p: 0.5 for p in players}  # a draw, or a rollout cut short

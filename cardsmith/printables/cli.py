@@ -1,0 +1,150 @@
+"""`cardsmith build GAME`: the command-line face of the printables.
+
+Progress and the "wrote ..." lines go to stderr, like every diagnostic. Exit codes
+follow the rest of cardsmith: 0 written (warnings allowed), 1 errors in the game or
+its layouts (nothing written), 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cardsmith.compiler.api import check_game
+from cardsmith.compiler.loader import LoadError
+from cardsmith.dsl.diagnostics import Severity, render
+from cardsmith.dsl.source import SourceFile
+from cardsmith.printables.build import BuildResult, build
+from cardsmith.printables.imposition import Options
+
+EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
+
+
+class Paper(StrEnum):
+    a4 = "a4"
+    letter = "letter"
+
+
+class Mode(StrEnum):
+    home = "home"
+    ink_saver = "ink-saver"
+    print_shop = "print-shop"
+
+
+class Duplex(StrEnum):
+    long_edge = "long-edge"
+    short_edge = "short-edge"
+    none = "none"
+
+
+def _err(message: str) -> None:
+    typer.echo(message, err=True)
+
+
+def parse_offset(text: str) -> tuple[float, float]:
+    """`X,Y` in mm, rounded to the 0.1 mm steps a printer's drift is measured in."""
+    parts = text.replace(" ", "").split(",")
+    if len(parts) != 2:
+        raise ValueError("expected X,Y in millimetres, e.g. 0.5,-0.3")
+    x, y = (round(float(p), 1) for p in parts)
+    if abs(x) > 20 or abs(y) > 20:
+        raise ValueError("an offset over 20 mm is not printer drift")
+    return x, y
+
+
+def parse_bleed(text: str) -> float:
+    """Bleed as `3mm` (the default) or `0.125in` / `1/8in`, in mm."""
+    t = text.strip().lower().replace(" ", "")
+    if t in ("1/8in", "0.125in", "1/8"):
+        return 3.175
+    if t.endswith("mm"):
+        return float(t[:-2])
+    if t.endswith("in"):
+        return float(t[:-2]) * 25.4
+    return float(t)
+
+
+def build_command(
+    game: Annotated[str, typer.Argument(help="a game folder or library game name")],
+    out: Annotated[Path, typer.Option("--out", help="output folder")] = Path("build"),
+    paper: Annotated[Paper, typer.Option("--paper", help="a4 or letter")] = Paper.a4,
+    mode: Annotated[Mode, typer.Option("--mode", help="home, ink-saver or print-shop")] = Mode.home,
+    duplex: Annotated[Duplex, typer.Option("--duplex", help="long-edge, short-edge or none")] = Duplex.long_edge,
+    back_offset: Annotated[str, typer.Option("--back-offset", help="shift backs by X,Y mm (0.1 mm steps)")] = "0,0",
+    bleed: Annotated[str, typer.Option("--bleed", help="print-shop bleed: 3mm or 1/8in")] = "3mm",
+    png: Annotated[bool, typer.Option("--png", help="also one PNG per card face at 300 dpi")] = False,
+    tts: Annotated[bool, typer.Option("--tts", help="also Tabletop Simulator deck sheets and JSON")] = False,
+) -> None:
+    """Build print-and-play PDFs: cards (duplex backs, crop marks), unit and action sheets."""
+    try:
+        offset = parse_offset(back_offset)
+        bleed_mm = parse_bleed(bleed)
+    except ValueError as exc:
+        _err(f"error: bad option: {exc}")
+        raise typer.Exit(EXIT_USAGE) from None
+    if not 0 <= bleed_mm <= 10:
+        _err("error: bad option: bleed must be between 0 and 10 mm")
+        raise typer.Exit(EXIT_USAGE)
+    try:
+        checked = check_game(game)
+    except LoadError as exc:
+        _err(f"error: {exc.message}")
+        if exc.hint:
+            _err(f"  = hint: {exc.hint}")
+        raise typer.Exit(EXIT_USAGE) from None
+    color = "NO_COLOR" not in os.environ and sys.stderr.isatty()
+    if not checked.ok or checked.game is None:
+        for d in checked.diagnostics:
+            _err(render(d, checked.sources, color=color))
+        _err(f"{game}: {len(checked.errors)} error(s); nothing built")
+        raise typer.Exit(EXIT_INPUT)
+    opts = Options(paper=paper.value, mode=mode.value, duplex=duplex.value, back_offset=offset, bleed_mm=bleed_mm)
+    shown: dict[str, int] = {}
+
+    def progress(name: str, done: int, total: int) -> None:
+        step = done * 4 // max(total, 1)
+        if total >= 24 and step > shown.get(name, 0):
+            shown[name] = step
+            _err(f"{name}: {done}/{total} pages")
+
+    result = build(checked.game, out, opts, progress)
+    _report(result, checked.sources, color)
+    if not result.ok:
+        raise typer.Exit(EXIT_INPUT)
+    if png or tts:
+        from cardsmith.printables.exports import write_pngs, write_tts
+
+        try:
+            if png:
+                written = write_pngs(checked.game, out, opts)
+                _err(f"wrote {written.path} ({written.pages} PNG images)")
+            if tts:
+                for item in write_tts(checked.game, out, opts):
+                    unit = "card sheet" if item.kind == "sheet" else "decks"
+                    _err(f"wrote {item.path} ({item.pages} {unit})")
+        except RuntimeError as exc:
+            _err(f"error: {exc}")
+            raise typer.Exit(EXIT_USAGE) from None
+    raise typer.Exit(EXIT_OK)
+
+
+def _report(result: BuildResult, sources: dict[str, SourceFile], color: bool) -> None:
+    for d in result.diagnostics:
+        _err(render(d, sources, color=color))
+    errors = sum(1 for d in result.diagnostics if d.severity is Severity.ERROR)
+    warnings = len(result.diagnostics) - errors
+    for o in result.outputs:
+        _err(f"wrote {o.path} ({o.pages} page{'s' if o.pages != 1 else ''})")
+    if errors:
+        _err(f"{errors} error(s), {warnings} warning(s); nothing written")
+    elif warnings:
+        _err(f"{warnings} warning(s)")
+
+
+build_app = typer.Typer(add_completion=False, help="Build print-and-play PDFs.")
+build_app.command("build")(build_command)
