@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
-# The main job: set up a virtual environment, install cardsmith, and check every game
-# of the standard library (later issues add: build the PDFs, play a sample match).
+# The main job: set up a virtual environment, install cardsmith, check every game of the
+# standard library, build each game's print-and-play PDFs into out/, and play a sample
+# match of Kingdom Combat and of Combat Cards between random agents.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e .
-.venv/bin/cardsmith check kingdom_combat combat_cards kingdom_cards construct_and_combat two_kingdoms
+GAMES="kingdom_combat combat_cards kingdom_cards construct_and_combat two_kingdoms"
+.venv/bin/cardsmith check $GAMES
+for game in $GAMES; do
+  .venv/bin/cardsmith build "$game" --out "out/$game" 2> >(grep -v "warning\|^ \|^$\|= hint" >&2)
+done
+.venv/bin/cardsmith play kingdom_combat --seed 1 --log out/kingdom_combat/sample-match.jsonl
+.venv/bin/cardsmith play combat_cards --seed 1 --log out/combat_cards/sample-match.jsonl

@@ -22,7 +22,7 @@ from cardsmith.engine.match import Match, _NotAnOption
 from cardsmith.engine.state import Card, Player
 
 MAX_COMBINATIONS = 200
-MAX_TURNS = 500
+MAX_TURNS = 3000
 
 
 @dataclass(frozen=True)
