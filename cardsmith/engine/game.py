@@ -153,6 +153,16 @@ class CompiledGame:
         self.static_cards = {c.name for c in game.cards
                              if any(isinstance(a, ir.Static) for a in c.abilities)
                              or any(k.name in static_keywords for k in c.keywords)}
+        # for each event, the names of the cards that can react to it (own or keyword
+        # triggers), so an event nobody listens to costs one lookup
+        self.listeners: dict[str, set[str]] = {}
+        keyword_events = {k.name: {a.event for a in k.abilities if isinstance(a, ir.Trigger)} for k in game.keywords}
+        for c in game.cards:
+            events = {a.event for a in c.abilities if isinstance(a, ir.Trigger)}
+            for use in c.keywords:
+                events |= keyword_events.get(use.name, set())
+            for event in events:
+                self.listeners.setdefault(event, set()).add(c.name)
         self.triggers: dict[str, list[tuple[str, Any, ir.Trigger]]] = {}
         self.hooks: dict[str, list[tuple[str, Any, ir.Hook]]] = {}
         for i, trig in enumerate(game.triggers):

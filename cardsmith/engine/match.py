@@ -379,9 +379,12 @@ class Match:
         self.record("emit", name=event, args=[self.describe(a) for a in args])
         for _who, handler, _trigger in self.game.triggers.get(event, []):
             yield from self.guarded(handler(self, rt.Ctx(ctx.you or self.current, None), args))
+        listening = self.game.listeners.get(event)
+        if not listening:
+            return None
         for card in self.all_cards():
             definition = card.definition
-            if definition is None:
+            if definition is None or card.name not in listening:
                 continue
             for index, ability in definition.abilities:
                 if isinstance(ability, ir.Trigger) and ability.event == event \
