@@ -163,6 +163,15 @@ class CompiledGame:
                 events |= keyword_events.get(use.name, set())
             for event in events:
                 self.listeners.setdefault(event, set()).add(c.name)
+        # likewise, for each procedure the names of the cards whose hooks can change it
+        self.hookers: dict[str, set[str]] = {}
+        keyword_hooks = {k.name: {a.procedure for a in k.abilities if isinstance(a, ir.Hook)} for k in game.keywords}
+        for c in game.cards:
+            procedures = {a.procedure for a in c.abilities if isinstance(a, ir.Hook)}
+            for use in c.keywords:
+                procedures |= keyword_hooks.get(use.name, set())
+            for procedure in procedures:
+                self.hookers.setdefault(procedure, set()).add(c.name)
         self.triggers: dict[str, list[tuple[str, Any, ir.Trigger]]] = {}
         self.hooks: dict[str, list[tuple[str, Any, ir.Hook]]] = {}
         for i, trig in enumerate(game.triggers):

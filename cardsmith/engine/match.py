@@ -353,9 +353,12 @@ class Match:
         for who, handler, hook in self.game.hooks.get(procedure, []):
             if hook.when == when:
                 found.append((who, handler, rt.Ctx(self.current, None)))
+        hookers = self.game.hookers.get(procedure)
+        if not hookers:
+            return found
         for card in self.all_cards():
             definition = card.definition
-            if definition is None or not self._in_play(card, []):
+            if definition is None or card.name not in hookers or not self._in_play(card, []):
                 continue
             for index, ability in definition.abilities:
                 if isinstance(ability, ir.Hook) and ability.procedure == procedure and ability.when == when:
