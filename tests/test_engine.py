@@ -311,3 +311,29 @@ def test_greedy_and_human_agents() -> None:
     assert any("please answer a number" in s for s in shown)
     board = next(s for s in shown if "you are player1" in s)
     assert "hand of player2: " in board and "card(s)" in board.split("hand of player2: ")[1].split("\n")[0]
+
+
+def test_determinize_guesses_hidden_cards_and_rolls_back() -> None:
+    import random
+
+    from cardsmith.engine.agents import RandomAgent, play_out
+    from cardsmith.engine.flow import PlayedMatch
+    from cardsmith.engine.game import load
+
+    game = load("combat_cards")
+    match = PlayedMatch(game, seed=9, players=2)
+    play_out(match, [RandomAgent(1), RandomAgent(2)], max_actions=20)
+    before = match.state_summary()
+    mine = {k: v for k, v in before["zones"].items() if k.endswith("/0")}
+    hidden_sizes = {k: len(v) for k, v in before["zones"].items()}
+    snapshot = match.snapshot_state()
+    changed = False
+    for seed in range(10):
+        match.determinize(0, random.Random(seed))
+        during = match.state_summary()
+        assert {k: len(v) for k, v in during["zones"].items()} == hidden_sizes  # sizes are known
+        assert {k: v for k, v in during["zones"].items() if k.endswith("/0")} == mine  # own cards untouched
+        changed = changed or during["zones"] != before["zones"]
+    match.restore_state(snapshot)
+    assert match.state_summary() == before
+    assert changed, "the opponent's hidden cards were never reshuffled"

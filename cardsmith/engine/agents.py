@@ -60,8 +60,10 @@ class GreedyAgent:
     For a move of an action window it plays the action out (nested choices answered by
     the default policy), runs the game's checks, scores the position with the
     `heuristic { value: ... }` the game declares (from this player's seat, as `you`),
-    and rolls everything back. Choices inside effects, which only the flow can continue,
-    are taken at random. Ties are broken by its seeded RNG.
+    and rolls everything back. It never peeks: before scoring, everything it cannot see
+    is replaced by a plausible guess (PlayedMatch.determinize), also rolled back. Choices
+    inside effects, which only the flow can continue, are taken at random. Ties are broken
+    by its seeded RNG.
     """
 
     name = "greedy"
@@ -73,7 +75,12 @@ class GreedyAgent:
         heuristic = match.game.handlers.get(("heuristic",))
         if heuristic is None or not isinstance(match.pending, ActionWindow):
             return actions[self.rng.randrange(len(actions))]
-        scored = [(match.score_action(action, heuristic), i) for i, action in enumerate(actions)]
+        snapshot = match.snapshot_state()
+        try:
+            match.determinize(actions[0].player, self.rng)
+            scored = [(match.score_action(action, heuristic), i) for i, action in enumerate(actions)]
+        finally:
+            match.restore_state(snapshot)
         best = max(score for score, _ in scored)
         return actions[self.rng.choice([i for score, i in scored if score == best])]
 

@@ -93,6 +93,36 @@ class PlayedMatch(Match):
     def pending(self) -> Any:
         return self._pending
 
+    def determinize(self, viewer: int, rng: Any) -> None:
+        """Replace what `viewer` cannot see with a plausible guess, in place (journaled).
+
+        For each other player, the cards in their zones that the viewer cannot see (a
+        hand, a deck) are pooled, shuffled and dealt back, each zone keeping its size; a
+        shared hidden zone is shuffled. The viewer's own knowledge — every visible zone,
+        and the sizes of hidden ones — is untouched."""
+        me = self.players[viewer]
+        for owner in self.players:
+            if owner is me:
+                continue
+            zones = [z for z in self.zones.values() if z.owner is owner
+                     and (z.visibility == "hidden" or z.visibility == "owner")]
+            pool = [c for z in zones for c in z.cards if not (c.face_down and c.controller is me)]
+            if len(pool) < 2:
+                continue
+            sizes = [(z, len(z.cards)) for z in zones]
+            rng.shuffle(pool)
+            for zone, _size in sizes:
+                for card in list(zone.cards):
+                    self._place(card, None, top=False)
+            for zone, size in sizes:
+                for _ in range(size):
+                    self._place(pool.pop(), zone, top=False)
+        for zone in self.zones.values():
+            if zone.owner is None and zone.visibility == "hidden" and len(zone.cards) > 1:
+                before = list(zone.cards)
+                rng.shuffle(zone.cards)
+                self.undoable(lambda zone=zone, before=before: zone.cards.__setitem__(slice(None), before))
+
     def score_action(self, action: Action, heuristic: Any) -> Any:
         """The heuristic's value for the acting player after this move (then rolled back)."""
         player = self.players[action.player]

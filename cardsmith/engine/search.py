@@ -57,11 +57,7 @@ class SearchAgent:
 
     def _determinized(self, match: PlayedMatch, snapshot: dict[str, Any], me: int) -> PlayedMatch:
         clone = PlayedMatch.restore(match.game, snapshot)
-        viewer = clone.players[me]
-        for zone in clone.zones.values():
-            hidden = zone.visibility == "hidden" or (zone.visibility == "owner" and zone.owner is not viewer)
-            if hidden and len(zone.cards) > 1:
-                self.rng.shuffle(zone.cards)
+        clone.determinize(me, self.rng)
         clone.rng.seed(self.rng.getrandbits(64))
         return clone
 
