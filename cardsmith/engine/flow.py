@@ -119,9 +119,15 @@ class PlayedMatch(Match):
                     self._place(pool.pop(), zone, top=False)
         for zone in self.zones.values():
             if zone.owner is None and zone.visibility == "hidden" and len(zone.cards) > 1:
-                before = list(zone.cards)
-                rng.shuffle(zone.cards)
-                self.undoable(lambda zone=zone, before=before: zone.cards.__setitem__(slice(None), before))
+                self._shuffle_journaled(zone, rng)
+
+    def _shuffle_journaled(self, zone: Any, rng: Any) -> None:
+        before = list(zone.cards)
+        rng.shuffle(zone.cards)
+
+        def undo() -> None:
+            zone.cards[:] = before
+        self.undoable(undo)
 
     def score_action(self, action: Action, heuristic: Any) -> Any:
         """The heuristic's value for the acting player after this move (then rolled back)."""
