@@ -13,7 +13,7 @@ import os
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -166,6 +166,22 @@ def fmt(
         raise typer.Exit(EXIT_INPUT)
 
 
+def _compiled(target: str) -> Any:
+    """The compiled game, or the reason it is not one: bad usage (exit 2) or a game with
+    errors (its diagnostics, exit 1)."""
+    from cardsmith.compiler.api import GameError
+    from cardsmith.engine.game import load
+
+    try:
+        return load(target)
+    except LoadError as exc:
+        raise _usage_error(exc) from None
+    except GameError as exc:
+        _print_diagnostics(exc.result)
+        _err(_summary(target, exc.result.diagnostics))
+        raise typer.Exit(EXIT_INPUT) from None
+
+
 class Emit(StrEnum):
     python = "python"
 
@@ -176,18 +192,7 @@ def compile_game(
     emit: Annotated[Emit, typer.Option("--emit", help="what to print")] = Emit.python,
 ) -> None:
     """Print the Python module a game compiles to (readable, with .cards line references)."""
-    from cardsmith.compiler.api import GameError
-    from cardsmith.engine.game import load
-
-    try:
-        game = load(target)
-    except LoadError as exc:
-        raise _usage_error(exc) from None
-    except GameError as exc:
-        _print_diagnostics(exc.result)
-        _err(_summary(target, exc.result.diagnostics))
-        raise typer.Exit(EXIT_INPUT) from None
-    typer.echo(game.source, nl=False)
+    typer.echo(_compiled(target).source, nl=False)
 
 
 @app.command(name="test")
@@ -198,17 +203,10 @@ def test_game(
     = None,
 ) -> None:
     """Run a game's scenarios; exit 1 if any fails."""
-    from cardsmith.compiler.api import GameError
     from cardsmith.engine.scenarios import run_scenarios
 
-    try:
-        results = run_scenarios(target, name)
-    except LoadError as exc:
-        raise _usage_error(exc) from None
-    except GameError as exc:
-        _print_diagnostics(exc.result)
-        _err(_summary(target, exc.result.diagnostics))
-        raise typer.Exit(EXIT_INPUT) from None
+    _compiled(target)  # report a game that does not check, or bad usage
+    results = run_scenarios(target, name)
     failed = [r for r in results if not r.passed]
     if output is OutputFormat.json:
         typer.echo(json.dumps([{"name": r.name, "passed": r.passed, "message": r.message, "path": r.file,
@@ -238,19 +236,11 @@ def play(
     = None,
 ) -> None:
     """Play one match between agents (or you) and print the result (JSON)."""
-    from cardsmith.compiler.api import GameError
     from cardsmith.engine.agents import make_agent, play_out
     from cardsmith.engine.flow import PlayedMatch
-    from cardsmith.engine.game import load
     from cardsmith.util.atomic import write_text_atomic
 
-    try:
-        game = load(target)
-    except LoadError as exc:
-        raise _usage_error(exc) from None
-    except GameError as exc:
-        _print_diagnostics(exc.result)
-        raise typer.Exit(EXIT_INPUT) from None
+    game = _compiled(target)
     if mode is not None and mode not in {m.name for m in game.ir.modes}:
         _err(f"error: unknown mode '{mode}'")
         raise typer.Exit(EXIT_USAGE)
@@ -363,21 +353,13 @@ def simulate(
     from rich.console import Console
     from rich.progress import Progress
 
-    from cardsmith.compiler.api import GameError
-    from cardsmith.engine.game import load
     from cardsmith.engine.simulate import simulate as run
     from cardsmith.engine.simulate import statistics
 
     if games < 1 or jobs < 1:
         _err("error: --games and --jobs must be at least 1")
         raise typer.Exit(EXIT_USAGE)
-    try:
-        game = load(target)
-    except LoadError as exc:
-        raise _usage_error(exc) from None
-    except GameError as exc:
-        _print_diagnostics(exc.result)
-        raise typer.Exit(EXIT_INPUT) from None
+    game = _compiled(target)
     count = players if players is not None else game.ir.game.players_min
     console = Console(stderr=True, no_color="NO_COLOR" in os.environ)
     with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:

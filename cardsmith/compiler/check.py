@@ -402,12 +402,7 @@ class Checker:
         # The choices before the cost are the action's parameters: the condition and the
         # cost may read them (the engine checks the condition once per combination).
         body_scope = dict(scope)
-        lead = 0
-        for stmt in a.body:
-            if isinstance(stmt, ir.Choose | ir.Let):
-                lead += 1
-            else:
-                break
+        lead = ir.action_parameters(a.body)
         self.block(a.body[:lead], body_scope, share=True)
         if a.condition is not None:
             self.expect_type(a.condition, body_scope, {"bool", "any"}, "a condition")

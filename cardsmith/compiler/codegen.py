@@ -464,12 +464,7 @@ class CodeGenerator:
         """One function per action: its parameters (the leading choices), then its
         condition, its cost, and its effect — so the cost and condition see the choices.
         `yield rt.Paid()` marks the point where the action has become legal and paid."""
-        lead = 0
-        for stmt in a.body:
-            if isinstance(stmt, ir.Choose | ir.Let):
-                lead += 1
-            else:
-                break
+        lead = ir.action_parameters(a.body)
         writer = BodyWriter(self)
         scope = Scope()
         writer.block(a.body[:lead], scope) if lead else None

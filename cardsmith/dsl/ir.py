@@ -620,6 +620,17 @@ class ActionDecl(Node):
     body: list[Stmt] = Field(default_factory=list)
 
 
+def action_parameters(body: list[Stmt]) -> int:
+    """How many leading statements of an action are its parameters: its first `choose`
+    and `let` statements, before any effect (see docs/language.md, "action")."""
+    lead = 0
+    for stmt in body:
+        if not isinstance(stmt, Choose | Let):
+            break
+        lead += 1
+    return lead
+
+
 class CheckDecl(Node):
     kind: Literal["check"] = "check"
     name: str

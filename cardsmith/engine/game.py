@@ -12,6 +12,7 @@ import hashlib
 import importlib.util
 import marshal
 import types
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -153,25 +154,11 @@ class CompiledGame:
         self.static_cards = {c.name for c in game.cards
                              if any(isinstance(a, ir.Static) for a in c.abilities)
                              or any(k.name in static_keywords for k in c.keywords)}
-        # for each event, the names of the cards that can react to it (own or keyword
-        # triggers), so an event nobody listens to costs one lookup
-        self.listeners: dict[str, set[str]] = {}
-        keyword_events = {k.name: {a.event for a in k.abilities if isinstance(a, ir.Trigger)} for k in game.keywords}
-        for c in game.cards:
-            events = {a.event for a in c.abilities if isinstance(a, ir.Trigger)}
-            for use in c.keywords:
-                events |= keyword_events.get(use.name, set())
-            for event in events:
-                self.listeners.setdefault(event, set()).add(c.name)
-        # likewise, for each procedure the names of the cards whose hooks can change it
-        self.hookers: dict[str, set[str]] = {}
-        keyword_hooks = {k.name: {a.procedure for a in k.abilities if isinstance(a, ir.Hook)} for k in game.keywords}
-        for c in game.cards:
-            procedures = {a.procedure for a in c.abilities if isinstance(a, ir.Hook)}
-            for use in c.keywords:
-                procedures |= keyword_hooks.get(use.name, set())
-            for procedure in procedures:
-                self.hookers.setdefault(procedure, set()).add(c.name)
+        # for each event / procedure, the names of the cards that can react to it (own or
+        # keyword triggers) or change it (hooks): an event nobody listens to, or a
+        # procedure nobody hooks, then costs one lookup
+        self.listeners = _index_cards(game, lambda a: a.event if isinstance(a, ir.Trigger) else None)
+        self.hookers = _index_cards(game, lambda a: a.procedure if isinstance(a, ir.Hook) else None)
         self.triggers: dict[str, list[tuple[str, Any, ir.Trigger]]] = {}
         self.hooks: dict[str, list[tuple[str, Any, ir.Hook]]] = {}
         for i, trig in enumerate(game.triggers):
@@ -218,6 +205,20 @@ class CompiledGame:
 
     def keyword_handler(self, keyword: str, index: str, *suffix: str) -> Any:
         return self.handlers.get(("keyword", keyword, index, *suffix))
+
+
+def _index_cards(game: ir.Game, key: Callable[[Any], str | None]) -> dict[str, set[str]]:
+    """key(ability) → the names of the cards having such an ability, themselves or
+    through one of their keywords."""
+    by_keyword = {k.name: {x for a in k.abilities if (x := key(a)) is not None} for k in game.keywords}
+    index: dict[str, set[str]] = {}
+    for card in game.cards:
+        keys = {x for a in card.abilities if (x := key(a)) is not None}
+        for use in card.keywords:
+            keys |= by_keyword.get(use.name, set())
+        for k in keys:
+            index.setdefault(k, set()).add(card.name)
+    return index
 
 
 _CACHE: dict[str, CompiledGame] = {}

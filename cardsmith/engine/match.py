@@ -168,17 +168,7 @@ class Match:
         if self._in_statics:
             return found
         for source, ability, key, ctx in self._statics():
-            if not ability.grants:
-                continue
-            self._in_statics = True
-            try:
-                if ability.condition is not None and not rt.truth(self._static_call(key, ("condition",), ctx)):
-                    continue
-                targets = [source] if ability.target is None else rt.iterate(
-                    self, self._static_call(key, ("target",), ctx))
-            finally:
-                self._in_statics = False
-            if any(t is card for t in targets):
+            if ability.grants and self._static_applies(card, source, ability, key, ctx):
                 found.extend((use.name, [self.game._static(a) for a in use.args]) for use in ability.grants)
         return found
 
@@ -195,21 +185,29 @@ class Match:
             return value  # a static's own target or condition is read without statics
         for source, ability, key, ctx in self._statics():
             for i, static_mod in enumerate(ability.modifiers):
-                if static_mod.stat != field:
+                if static_mod.stat != field or not self._static_applies(card, source, ability, key, ctx):
                     continue
                 self._in_statics = True
                 try:
-                    if ability.condition is not None and not rt.truth(self._static_call(key, ("condition",), ctx)):
-                        continue
-                    targets = [source] if ability.target is None else rt.iterate(
-                        self, self._static_call(key, ("target",), ctx))
-                    if not any(t is card for t in targets):
-                        continue
                     amount = self._static_call(key, ("modifier", str(i)), ctx)
                 finally:
                     self._in_statics = False
                 value = amount if static_mod.op == "=" else rt.arith(static_mod.op, value, amount)
         return value
+
+    def _static_applies(self, card: Card, source: Card, ability: ir.Static, key: tuple[str, ...],
+                        ctx: rt.Ctx) -> bool:
+        """Does this static ability of `source` reach `card` now (its `while` holding)?
+        Its target and condition are read without statics, so statics never loop."""
+        self._in_statics = True
+        try:
+            if ability.condition is not None and not rt.truth(self._static_call(key, ("condition",), ctx)):
+                return False
+            targets = [source] if ability.target is None else rt.iterate(
+                self, self._static_call(key, ("target",), ctx))
+            return any(t is card for t in targets)
+        finally:
+            self._in_statics = False
 
     def _static_call(self, key: tuple[str, ...], suffix: tuple[str, ...], ctx: rt.Ctx) -> Any:
         return self.game.handlers[(*key, *suffix)](self, ctx)
