@@ -184,3 +184,10 @@ scenario "bad" {
 def test_one_turn_block_per_game(tmp_path: Path) -> None:
     d = only_error(run(tmp_path, "turn {\n  stage other { say \"x\" }\n}"))
     assert d.code == "CS0201" and "second 'turn'" in d.message
+
+
+def test_a_reserved_word_used_as_a_name_says_so(tmp_path: Path) -> None:
+    extra = ('card "X" { type: Unit; faction: Red; attack: 1\n'
+             '  effect {\n    let a = 2\n    deal 1 damage to a\n  }\n}')
+    got = errors(run(tmp_path, extra))
+    assert ("CS0601", "'a' is a reserved word and cannot name a value here") in got

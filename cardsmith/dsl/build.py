@@ -41,6 +41,10 @@ TOP_LEVEL = (
 )
 
 KEYWORD_LIKE = {"true", "false", "none"}
+# Words the expression grammar reserves (determiners and connectives), which therefore
+# cannot be variable names.
+RESERVED_NAMES = {"a", "an", "each", "every", "another", "one", "and", "or", "not", "in", "is", "of",
+                  "if", "then", "else", "where", "from", "by", "to"}
 # Properties every card may have, whatever its type.
 CARD_PROPERTIES = ("type", "text", "flavour", "art", "copies", "keywords", "attach", "play")
 
@@ -1436,6 +1440,13 @@ class Builder:
         span = entry.span()
         candidates = [p for p in self.patterns.candidates(head) if p.first_literal == head.lower()]
         if candidates:
+            literals = set().union(*(p.literals for p in candidates))
+            reserved = next((str(t) for t in tokens[1:] if t.type == "WORD" and str(t) in RESERVED_NAMES
+                             and str(t).lower() not in literals), None)
+            if reserved is not None:
+                self.error(span, "CS0601", f"'{reserved}' is a reserved word and cannot name a value here",
+                           f"rename it (e.g. '{reserved}_card'); reserved: " + ", ".join(sorted(RESERVED_NAMES)))
+                return
             shown = "; ".join(f'"{p.text}"' for p in candidates[:4])
             self.error(span, "CS0601", f"'{head} ...' does not fit any phrase that starts with '{head}'",
                        f"known forms: {shown}")
