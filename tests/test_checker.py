@@ -190,4 +190,4 @@ def test_a_reserved_word_used_as_a_name_says_so(tmp_path: Path) -> None:
     extra = ('card "X" { type: Unit; faction: Red; attack: 1\n'
              '  effect {\n    let a = 2\n    deal 1 damage to a\n  }\n}')
     got = errors(run(tmp_path, extra))
-    assert ("CS0601", "'a' is a reserved word and cannot name a value here") in got
+    assert got == [("CS0601", "'a' is a reserved word and cannot name a value here")]
