@@ -96,18 +96,11 @@ def export(
     """Print the checked IR of a game as JSON (see `cardsmith schema`)."""
     from cardsmith.compiler.export import export_game
 
-    try:
-        result = check_game(target)
-    except LoadError as exc:
-        raise _usage_error(exc) from None
-    if not result.ok or result.game is None:
-        _print_diagnostics(result)
-        _err(_summary(target, result.diagnostics))
-        raise typer.Exit(EXIT_INPUT)
+    game = _checked(target)
     if output is not OutputFormat.json:
         _err("error: export writes JSON only")
         raise typer.Exit(EXIT_USAGE)
-    typer.echo(export_game(result.game).model_dump_json(indent=2))
+    typer.echo(export_game(game).model_dump_json(indent=2))
 
 
 @app.command()
@@ -164,6 +157,20 @@ def fmt(
         raise typer.Exit(EXIT_INPUT)
     if check_only and changed:
         raise typer.Exit(EXIT_INPUT)
+
+
+def _checked(target: str) -> Any:
+    """The checked game's IR, or the reason it is not one: bad usage (exit 2) or a game
+    with errors (its diagnostics, exit 1)."""
+    try:
+        result = check_game(target)
+    except LoadError as exc:
+        raise _usage_error(exc) from None
+    if not result.ok or result.game is None:
+        _print_diagnostics(result)
+        _err(_summary(target, result.diagnostics))
+        raise typer.Exit(EXIT_INPUT)
+    return result.game
 
 
 def _compiled(target: str) -> Any:
@@ -285,14 +292,7 @@ def text(
     from cardsmith.compiler.text import card_text, generated_text
     from cardsmith.dsl.diagnostics import did_you_mean
 
-    try:
-        result = check_game(target)
-    except LoadError as exc:
-        raise _usage_error(exc) from None
-    if not result.ok or result.game is None:
-        _print_diagnostics(result)
-        raise typer.Exit(EXIT_INPUT)
-    game = result.game
+    game = _checked(target)
     cards = game.cards
     if card is not None:
         cards = [c for c in game.cards if c.name.lower() == card.lower()]

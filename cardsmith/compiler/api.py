@@ -14,7 +14,7 @@ from cardsmith.compiler.deckrules import check_deck_satisfiable
 from cardsmith.compiler.loader import GameFiles, resolve
 from cardsmith.dsl import ir
 from cardsmith.dsl.build import Builder
-from cardsmith.dsl.diagnostics import Diagnostic, DiagnosticSink, Severity
+from cardsmith.dsl.diagnostics import Diagnostic, DiagnosticSink, errors_of
 from cardsmith.dsl.source import SourceFile
 from cardsmith.dsl.structure import Entry, decode_source, parse_entries
 from cardsmith.util.gcpause import paused_gc
@@ -31,7 +31,7 @@ class CheckResult:
 
     @property
     def errors(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity is Severity.ERROR]
+        return errors_of(self.diagnostics)
 
     @property
     def ok(self) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cardsmith.dsl import ir
-from cardsmith.dsl.diagnostics import Diagnostic, Severity
+from cardsmith.dsl.diagnostics import Diagnostic, errors_of
 from cardsmith.dsl.source import SourceFile
 
 
@@ -58,7 +58,7 @@ class DeckReport:
 
     @property
     def errors(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity is Severity.ERROR]
+        return errors_of(self.diagnostics)
 
     @property
     def ok(self) -> bool:

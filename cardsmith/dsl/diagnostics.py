@@ -44,6 +44,11 @@ class Diagnostic(BaseModel):
         }
 
 
+def errors_of(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """The errors among diagnostics (warnings never make a result fail)."""
+    return [d for d in diagnostics if d.severity is Severity.ERROR]
+
+
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     """A hint naming the closest candidate, compared case-insensitively."""
     pool = {c.lower(): c for c in candidates if c}
