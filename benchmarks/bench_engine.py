@@ -16,6 +16,7 @@ import argparse
 import time
 
 from cardsmith.engine.agents import RandomAgent, play_out
+from cardsmith.engine.decks import decks_for
 from cardsmith.engine.flow import PlayedMatch
 from cardsmith.engine.game import load
 from cardsmith.util.gcpause import paused_gc
@@ -24,10 +25,11 @@ from cardsmith.util.gcpause import paused_gc
 def bench_cardsmith(game_id: str, matches: int) -> tuple[float, float, int]:
     game = load(game_id)
     players = max(2, game.ir.game.players_min)
+    decks = decks_for(game, players, None)  # the library's ready decks, as `cardsmith play` deals them
     actions = 0
     start = time.perf_counter()
     for seed in range(1, matches + 1):
-        match = PlayedMatch(game, seed=seed, players=players)
+        match = PlayedMatch(game, seed=seed, players=players, decks=decks)
         actions += play_out(match, [RandomAgent(seed * 10 + i) for i in range(players)], max_actions=20_000)
     elapsed = time.perf_counter() - start
     return actions / elapsed, matches / elapsed, actions

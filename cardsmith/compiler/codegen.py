@@ -20,6 +20,7 @@ from fractions import Fraction
 
 import jinja2
 
+from cardsmith.compiler.purity import pure_functions
 from cardsmith.dsl import ir
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -29,6 +30,9 @@ MODULE_TEMPLATE = jinja2.Template('''\
 # Each function points back to the .cards line it was compiled from.
 from cardsmith.engine import runtime as rt
 
+{% for name, value in constants %}
+{{ name }} = {{ value }}
+{% endfor %}
 {% for fn in functions %}
 def {{ fn.name }}(m, ctx{% for p in fn.params %}, {{ p }}{% endfor %}):
     # {{ fn.origin }}
@@ -96,6 +100,7 @@ class BodyWriter:
         self.lines: list[str] = []
         self.indent = indent
         self.temp = 0
+        self.entry_step = True  # the body's first statement counts the call as a step
         for text in gen.preamble:
             self.line(text)
 
@@ -122,8 +127,20 @@ class BodyWriter:
         self.block(body, scope)
         self.indent -= 1
 
+    def loop_body(self, line: int, body: list[ir.Stmt], scope: Scope) -> None:
+        """A loop's body counts a step each time round: the guard against rules that
+        loop without end (straight-line code cannot loop, so only loops and calls count)."""
+        self.indent += 1
+        self.line(f"m.step({line!r})")
+        self.block(body, scope)
+        self.indent -= 1
+
     def stmt(self, s: ir.Stmt, scope: Scope) -> None:
-        self.line(f"m.step({s.span.line!r})")
+        if self.entry_step:
+            self.entry_step = False
+            self.line(f"m.step({s.span.line!r})")  # a call counts a step too
+        else:
+            self.line(f"m.last_line = {s.span.line!r}")
         if isinstance(s, ir.Let):
             value = self.expr(s.value, scope)
             scope.locals.add(s.name)
@@ -133,7 +150,7 @@ class BodyWriter:
         elif isinstance(s, ir.If):
             for i, branch in enumerate(s.branches):
                 cond = self.expr(branch.condition, scope)
-                self.line(f"{'if' if i == 0 else 'elif'} rt.truth({cond}):")
+                self.line(f"{'if' if i == 0 else 'elif'} {cond}:")
                 self.nested(branch.body, scope.child())
             if s.orelse is not None:
                 self.line("else:")
@@ -142,16 +159,19 @@ class BodyWriter:
             source = self.expr(s.source, scope)
             inner = scope.child()
             inner.locals.add(s.var)
-            self.line(f"for {ident(s.var)} in rt.iterate(m, {source}):")
-            self.nested(s.body, inner)
+            if isinstance(s.source, ir.Query) and s.source.det in ("each", "every", "all"):
+                self.line(f"for {ident(s.var)} in {source}:")  # a query's result is always a new list
+            else:
+                self.line(f"for {ident(s.var)} in rt.iterate(m, {source}):")
+            self.loop_body(s.span.line, s.body, inner)
         elif isinstance(s, ir.Repeat):
             count = self.expr(s.count, scope)
             self.line(f"for _ in range(rt.whole(m, {count})):")
-            self.nested(s.body, scope.child())
+            self.loop_body(s.span.line, s.body, scope.child())
         elif isinstance(s, ir.While):
             cond = self.expr(s.condition, scope)
-            self.line(f"while rt.truth({cond}):")
-            self.nested(s.body, scope.child())
+            self.line(f"while {cond}:")
+            self.loop_body(s.span.line, s.body, scope.child())
         elif isinstance(s, ir.Choose):
             self.choose(s, scope)
         elif isinstance(s, ir.ChooseOne):
@@ -262,21 +282,26 @@ class BodyWriter:
             args = ", ".join(self.call_arg(e.func, i, a, scope) for i, a in enumerate(e.args))
             if e.func in self.gen.native_functions:
                 return f"rt.fn_{ident(e.func, '')}(m, ctx{', ' if args else ''}{args})"
+            body = e.func in self.gen.body_functions
+            purity = self.gen.pure.get(e.func)
+            if purity is not None:  # remembered while the state is unchanged (purity.py)
+                helper = "rt.memo_body" if body else "rt.memo"
+                return f"{helper}(m, ctx, {ident(e.func, 'F_')}, {purity.reads_actor!r}{', ' if args else ''}{args})"
             call = f"{ident(e.func, 'F_')}(m, ctx{', ' if args else ''}{args})"
-            return f"rt.run_pure(m, {call})" if e.func in self.gen.body_functions else call
+            return f"rt.run_pure(m, {call})" if body else call
         if isinstance(e, ir.Index):
             return f"rt.index({self.expr(e.obj, scope)}, {self.expr(e.index, scope)})"
         if isinstance(e, ir.BinOp):
-            return f"rt.arith({e.op!r}, {self.expr(e.left, scope)}, {self.expr(e.right, scope)})"
+            return f"rt.{_ARITH[e.op]}({self.expr(e.left, scope)}, {self.expr(e.right, scope)})"
         if isinstance(e, ir.Neg):
-            return f"rt.arith('-', 0, {self.expr(e.operand, scope)})"
+            return f"rt.sub(0, {self.expr(e.operand, scope)})"
         if isinstance(e, ir.Compare):
-            return f"rt.compare({e.op!r}, {self.expr(e.left, scope)}, {self.expr(e.right, scope)})"
+            return self.compare(e, scope)
         if isinstance(e, ir.Logic):
             op = "and" if e.op == "and" else "or"
-            return f"(rt.truth({self.expr(e.left, scope)}) {op} rt.truth({self.expr(e.right, scope)}))"
+            return f"({self.boolean(e.left, scope)} {op} {self.boolean(e.right, scope)})"
         if isinstance(e, ir.Not):
-            return f"(not rt.truth({self.expr(e.operand, scope)}))"
+            return f"(not {self.expr(e.operand, scope)})"
         if isinstance(e, ir.Contains):
             test = f"rt.contains(m, {self.expr(e.collection, scope)}, {self.expr(e.item, scope)})"
             return f"(not {test})" if e.negated else test
@@ -284,7 +309,7 @@ class BodyWriter:
             test = f"rt.is_(m, ctx, {self.expr(e.value, scope)}, {e.words!r})"
             return f"(not {test})" if e.negated else test
         if isinstance(e, ir.Conditional):
-            return (f"({self.expr(e.then, scope)} if rt.truth({self.expr(e.condition, scope)}) "
+            return (f"({self.expr(e.then, scope)} if {self.expr(e.condition, scope)} "
                     f"else {self.expr(e.otherwise, scope)})")
         if isinstance(e, ir.RangeExpr):
             return f"rt.Range({self.expr(e.low, scope)}, {self.expr(e.high, scope)})"
@@ -298,6 +323,24 @@ class BodyWriter:
         if isinstance(e, ir.Query):
             return self.query(e, scope, decide)
         raise CodegenError(f"cannot compile {type(e).__name__}")
+
+    def boolean(self, e: ir.Expr, scope: Scope) -> str:
+        """An operand of `and` / `or`: those give true or false, never an operand's value."""
+        code = self.expr(e, scope)
+        return code if isinstance(e, _BOOLEAN) else f"bool({code})"
+
+    def compare(self, e: ir.Compare, scope: Scope) -> str:
+        """`x == none` is an identity test; the other comparisons call one function per
+        operator (rt.same, rt.lt, ...), so no operator is dispatched at play time."""
+        left, right = self.expr(e.left, scope), self.expr(e.right, scope)
+        if e.op in ("==", "!=") and (isinstance(e.left, ir.NoneLit) or isinstance(e.right, ir.NoneLit)):
+            other = right if isinstance(e.left, ir.NoneLit) else left
+            return f"({other} is {'not ' if e.op == '!=' else ''}None)"
+        if e.op == "==":
+            return f"rt.same({left}, {right})"
+        if e.op == "!=":
+            return f"(not rt.same({left}, {right}))"
+        return f"rt.{_ORDER[e.op]}({left}, {right})"
 
     def call_arg(self, func: str, index: int, arg: ir.Expr, scope: Scope) -> str:
         """Arguments that name things (a field, a keyword, a region) pass as their name."""
@@ -314,7 +357,7 @@ class BodyWriter:
             return builtin
         if name.startswith("player") and name[6:].isdigit():
             return f"rt.player(m, {int(name[6:])!r})"
-        return f"rt.name(m, ctx, {name!r})"
+        return self.gen.global_name(name)
 
     def query(self, e: ir.Query, scope: Scope, decide: bool) -> str:
         inner = scope.child()
@@ -322,7 +365,7 @@ class BodyWriter:
         where = f"(lambda v_it: {self.expr(e.where, inner, decide=False)})" if e.where is not None else "None"
         zone = self.expr(e.zone, scope, decide=False) if e.zone is not None else "None"
         count = self.expr(e.count, scope) if e.count is not None else "None"
-        found = (f"rt.query(m, ctx, {e.noun!r}, {e.adjectives!r}, {zone}, {where})")
+        found = (f"rt.query(m, ctx, {e.noun.lower()!r}, {e.adjectives!r}, {zone}, {where})")
         if e.det in ("each", "every", "all") or not decide:
             return found
         temp = self.fresh()
@@ -336,6 +379,11 @@ class BodyWriter:
                   f"line={e.span.line!r})")
         return temp
 
+
+_ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "//": "floordiv", "%": "mod"}
+_ORDER = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+# expressions whose Python value is already True or False
+_BOOLEAN = (ir.Compare, ir.Logic, ir.Not, ir.Contains, ir.IsTest, ir.Bool)
 
 _NAME_TYPES = {"counter", "status", "keyword", "field", "stage", "region"}
 
@@ -358,6 +406,7 @@ class CodeGenerator:
         self.native_functions = {f.name for f in game.functions if f.native}
         # functions written with a { } body run as generators, driven by rt.run_pure
         self.body_functions = {f.name for f in game.functions if not f.native and f.expr is None}
+        self.pure = pure_functions(game)
         self.name_params: dict[str, dict[int, str]] = {}
         for f in game.functions:
             for i, p in enumerate(f.params):
@@ -369,6 +418,45 @@ class CodeGenerator:
                                  for p in game.procedures}
         # lines every body starts with (a keyword's abilities bind the keyword's arguments)
         self.preamble: list[str] = []
+        self.constants: dict[str, str] = {}
+        # what each global name is, as the engine's CompiledGame.name_kinds (later kinds win)
+        self.name_kinds: dict[str, tuple[str, str]] = {}
+        first_enum: dict[str, str] = {}
+        for e in game.enums:
+            for v in e.values:
+                first_enum.setdefault(v.name, e.name)
+        for kind, entries in (("region", [(r.name, "") for b in game.boards for r in b.regions]),
+                              ("keyword", [(k.name, "") for k in game.keywords]),
+                              ("status", [(st.name, "") for st in game.statuses]),
+                              ("enumvalue", list(first_enum.items())),
+                              ("enum", [(e.name, "") for e in game.enums]),
+                              ("zone", [(z.name, z.scope) for z in game.zones]),
+                              ("counter", [(c.name, c.scope) for c in game.counters]),
+                              ("param", [(p.name, "") for p in game.params])):
+            for entry_name, detail in entries:
+                self.name_kinds[entry_name] = (kind, detail)
+
+    def global_name(self, name: str) -> str:
+        """A game-wide name, resolved now rather than at play time (as rt.name would):
+        a param, a zone, a counter, an enum value; anything else is used by name."""
+        kind, detail = self.name_kinds.get(name, ("", ""))
+        if kind == "param":
+            return f"m.params[{name!r}]"
+        if kind == "zone":
+            return f"m.zones[({name!r}, -1)]" if detail == "shared" else f"rt.own_zone(m, ctx, {name!r})"
+        if kind == "counter":
+            return f"m.shared[{name!r}]" if detail == "shared" else f"rt.own_counter(m, ctx, {name!r})"
+        if kind == "enumvalue":
+            return self.constant(f"rt.EnumValue({detail!r}, {name!r})")
+        if kind == "enum":
+            return self.constant(f"rt.EnumType({name!r})")
+        return repr(name)
+
+    def constant(self, value: str) -> str:
+        """A module-level constant (built once) for a value made only of repr() literals."""
+        if value not in self.constants:
+            self.constants[value] = f"_K{len(self.constants)}"
+        return self.constants[value]
 
     def counter_scope(self, name: str) -> str:
         return self.counter_scopes.get(name, "player")
@@ -457,8 +545,9 @@ class CodeGenerator:
             for ti, tiebreak in enumerate(g.scoring.tiebreak):
                 self.add_expr(("tiebreak", str(ti)), f"TIEBREAK_{ti}", ["v_p"], _origin(tiebreak, "tiebreak"),
                               tiebreak, Scope({"p"}))
+        constants = [(name, value) for value, name in self.constants.items()]
         return str(MODULE_TEMPLATE.render(version=comment_text(self.version), game_label=comment_text(g.game.name),
-                                          functions=self.functions, handlers=self.handlers))
+                                          constants=constants, functions=self.functions, handlers=self.handlers))
 
     def action(self, a: ir.ActionDecl) -> None:
         """One function per action: its parameters (the leading choices), then its
@@ -470,7 +559,7 @@ class CodeGenerator:
         writer.block(a.body[:lead], scope) if lead else None
         if a.condition is not None:
             cond = writer.expr(a.condition, scope, decide=False)
-            writer.line(f"if not rt.truth({cond}):")
+            writer.line(f"if not ({cond}):")
             writer.line(f"    raise rt.NotLegal({a.name!r})")
         for stmt in a.cost:
             writer.stmt(stmt, scope)
@@ -497,7 +586,7 @@ class CodeGenerator:
         writer.line(f"{', '.join(ident(n) for n in names)}{',' if len(names) == 1 else ''} = args"
                     if names else "pass")
         if t.condition is not None:
-            writer.line(f"if not rt.truth({writer.expr(t.condition, inner, decide=False)}):")
+            writer.line(f"if not ({writer.expr(t.condition, inner, decide=False)}):")
             writer.line("    return")
         writer.block(t.body, inner)
         self.functions.append(Function(name, ["args"], _origin(t, f"on {t.event}"), writer.text()))
@@ -512,7 +601,7 @@ class CodeGenerator:
         for p in params:
             writer.line(f"{ident(p)} = args[{p!r}]")
         if h.condition is not None:
-            writer.line(f"if not rt.truth({writer.expr(h.condition, inner, decide=False)}):")
+            writer.line(f"if not ({writer.expr(h.condition, inner, decide=False)}):")
             writer.line("    return args")
         writer.block(h.body, inner)
         writer.line("return {" + ", ".join(f"{p!r}: {ident(p)}" for p in params) + "}")

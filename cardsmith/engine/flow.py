@@ -18,7 +18,7 @@ from typing import Any
 
 from cardsmith.dsl import ir
 from cardsmith.engine import runtime as rt
-from cardsmith.engine.match import Match, _NotAnOption
+from cardsmith.engine.match import ENDLESS, Match, _NotAnOption
 from cardsmith.engine.state import Card, Player
 
 MAX_COMBINATIONS = 200
@@ -232,6 +232,10 @@ class PlayedMatch(Match):
             self.error = f"{error} (line {self.last_line})"
             self.over = True
             self._pending = None
+        except RecursionError:
+            self.error = f"{ENDLESS} (line {self.last_line})"
+            self.over = True
+            self._pending = None
 
     def deal_decks(self) -> None:
         """Decklists go, card by card in their listed order, into each player's zone named
@@ -332,10 +336,6 @@ class PlayedMatch(Match):
             except rt.Fizzled as fizzled:
                 reply = fizzled
 
-    def _expire(self, period: str) -> None:
-        for card in self.all_cards():
-            if card.modifiers:
-                card.modifiers = [mod for mod in card.modifiers if mod.period != period]
 
     # ---------------------------------------------------------------- legal actions
     def _actions_for(self, request: Any) -> list[Action]:
@@ -431,7 +431,7 @@ class PlayedMatch(Match):
                 reply = None
         except (StopIteration, rt.CannotPay, rt.NotLegal, _NotAnOption):
             return False
-        except (rt.RulesError, TypeError, ValueError, AttributeError, KeyError, IndexError):
+        except (rt.RulesError, TypeError, ValueError, AttributeError, KeyError, IndexError, RecursionError):
             return False
         finally:
             program.close()

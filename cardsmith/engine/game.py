@@ -93,9 +93,10 @@ def compiled_handlers(game: ir.Game, key: str | None) -> tuple[str, Any]:
 def handlers_key(files: list[tuple[str, bytes]]) -> str:
     """Game files + cardsmith version (in key_for) + bytecode magic + the generator's own
     source, so a changed code generator never serves a stale module."""
-    from cardsmith.compiler import codegen
+    from cardsmith.compiler import codegen, purity
 
-    generator = hashlib.sha256(Path(codegen.__file__).read_bytes()).hexdigest()
+    generator = hashlib.sha256(b"".join(Path(str(module.__file__)).read_bytes()
+                                        for module in (codegen, purity))).hexdigest()
     return cache_key(files, f"handlers {importlib.util.MAGIC_NUMBER.hex()} {generator}")
 
 
@@ -159,6 +160,11 @@ class CompiledGame:
         # procedure nobody hooks, then costs one lookup
         self.listeners = _index_cards(game, lambda a: a.event if isinstance(a, ir.Trigger) else None)
         self.hookers = _index_cards(game, lambda a: a.procedure if isinstance(a, ir.Hook) else None)
+        self._reactions: dict[tuple[str, str], list[tuple[Any, list[str], str | None, list[Any] | None]]] = {}
+        # procedures that some rule or card hooks (before / instead / after): only a call
+        # to one of these needs to look for hooks
+        self.hooked = {h.procedure for h in game.hooks} | set(self.hookers)
+        self.bounds = {c.name: (self._static(c.min), self._static(c.max)) for c in game.counters}
         self.triggers: dict[str, list[tuple[str, Any, ir.Trigger]]] = {}
         self.hooks: dict[str, list[tuple[str, Any, ir.Hook]]] = {}
         for i, trig in enumerate(game.triggers):
@@ -199,6 +205,27 @@ class CompiledGame:
         for i, a in enumerate(c.abilities):
             definition.abilities.append((str(i), a))
         return definition
+
+    def reactions(self, event: str, card_name: str) -> list[tuple[Any, list[str], str | None, list[Any] | None]]:
+        """A card's triggers on `event` — its own, then its keywords' — as (handler, the
+        zones it reacts from, keyword, the card's arguments to it); built once per pair."""
+        key = (event, card_name)
+        found = self._reactions.get(key)
+        if found is None:
+            found = []
+            definition = self.cards_by_name.get(card_name.lower())
+            if definition is not None:
+                for index, ability in definition.abilities:
+                    if isinstance(ability, ir.Trigger) and ability.event == event:
+                        found.append((self.card_handler(card_name, index), ability.zones, None, None))
+                for keyword, kargs in definition.keywords:
+                    kw = self.keywords.get(keyword)
+                    for index_k, kw_ability in enumerate(kw.abilities if kw is not None else []):
+                        if isinstance(kw_ability, ir.Trigger) and kw_ability.event == event:
+                            found.append((self.keyword_handler(keyword, str(index_k)), kw_ability.zones, keyword,
+                                          kargs))
+            self._reactions[key] = found
+        return found
 
     def card_handler(self, card_name: str, index: str, *suffix: str) -> Any:
         return self.handlers.get(("card", card_name, index, *suffix))

@@ -9,6 +9,8 @@ the RNG is seeded per match, so the same seed and answers give the same log.
 from __future__ import annotations
 
 import contextlib
+import functools
+import itertools
 import random
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
@@ -21,6 +23,9 @@ from cardsmith.engine.state import Card, EnumValue, Number, Player, Zone, normal
 
 MAX_STEPS = 200_000
 MAX_DEPTH = 200
+# Functions call each other directly (no guard of ours): one that calls itself without
+# end runs out of Python's stack, and that is reported as this, at the last line run.
+ENDLESS = "a function calls itself without end"
 
 
 @dataclass
@@ -72,11 +77,20 @@ class Match:
         # While probing whether an action is legal, every change records its inverse here,
         # so an illegal attempt is rolled back in place (objects keep their identity).
         self.journal: list[Callable[[], None]] | None = None
+        # Every change to the state takes a new, never reused version number (rolled back
+        # with the change), so "same version" means "same state": rt.memo keys remembered
+        # function results by it.
+        self._versions = itertools.count(1)
+        self.version = 0
+        self.memo: dict[Any, Any] = {}
+        self._checked_version = -1
+        self._rng_saved_for: list[Callable[[], None]] | None = None
         self.decks = decks
         # effects of stack-speed actions waiting to resolve, last in first out
         self.stack_programs: list[tuple[str, Generator[Any, Any, Any]]] = []
         self._in_statics = False
         self._statics_cache: list[tuple[Card, ir.Static, tuple[str, ...], rt.Ctx]] | None = None
+        self._statics_index: tuple[list[Any], dict[str, list[Any]]] | None = None
         self.flow_active = False          # a PlayedMatch runs the turn structure itself
         self.allow_lost = False
         self.end_turn_requested = False
@@ -175,25 +189,37 @@ class Match:
     def effective(self, card: Card, field: str) -> Any:
         """A card's current value of a stat or property: printed, changed, modified."""
         value = card.base.get(field)
-        for mod in card.modifiers:
-            if mod.field != field:
-                continue
-            if mod.condition is not None and not rt.truth(mod.condition()):
-                continue
-            value = mod.value if mod.op == "=" else rt.arith("+", value, mod.value)
-        if self._in_statics:
-            return value  # a static's own target or condition is read without statics
-        for source, ability, key, ctx in self._statics():
-            for i, static_mod in enumerate(ability.modifiers):
-                if static_mod.stat != field or not self._static_applies(card, source, ability, key, ctx):
+        if card.modifiers:
+            for mod in card.modifiers:
+                if mod.field != field:
                     continue
-                self._in_statics = True
-                try:
-                    amount = self._static_call(key, ("modifier", str(i)), ctx)
-                finally:
-                    self._in_statics = False
-                value = amount if static_mod.op == "=" else rt.arith(static_mod.op, value, amount)
+                if mod.condition is not None and not rt.truth(mod.condition()):
+                    continue
+                value = mod.value if mod.op == "=" else rt.arith("+", value, mod.value)
+        if self._in_statics or not self.game.static_cards:
+            return value  # a static's own target or condition is read without statics
+        for source, ability, key, ctx, i, static_mod in self._field_statics(field):
+            if not self._static_applies(card, source, ability, key, ctx):
+                continue
+            self._in_statics = True
+            try:
+                amount = self._static_call(key, ("modifier", str(i)), ctx)
+            finally:
+                self._in_statics = False
+            value = amount if static_mod.op == "=" else rt.arith(static_mod.op, value, amount)
         return value
+
+    def _field_statics(self, field: str) -> Any:
+        """The static modifiers in play that change `field`, in the order they apply."""
+        found = self._statics()
+        index = self._statics_index
+        if index is None or index[0] is not found:
+            by_field: dict[str, list[Any]] = {}
+            for source, ability, key, ctx in found:
+                for i, static_mod in enumerate(ability.modifiers):
+                    by_field.setdefault(static_mod.stat, []).append((source, ability, key, ctx, i, static_mod))
+            index = self._statics_index = (found, by_field)
+        return index[1].get(field, ())
 
     def _static_applies(self, card: Card, source: Card, ability: ir.Static, key: tuple[str, ...],
                         ctx: rt.Ctx) -> bool:
@@ -243,10 +269,7 @@ class Match:
 
     # ---------------------------------------------------------------- counters
     def _bounds(self, name: str) -> tuple[Any, Any]:
-        decl = self.game.counters.get(name)
-        if decl is None:
-            return None, None
-        return self.game._static(decl.min), self.game._static(decl.max)
+        return self.game.bounds.get(name, (None, None))
 
     def _clamp(self, name: str, value: Any) -> Any:
         low, high = self._bounds(name)
@@ -288,12 +311,24 @@ class Match:
         if proc is None:
             raise rt.RulesError(f"unknown procedure {name!r}")
         full = dict(args)
-        for p in proc.params:
-            if p.name not in full:
-                full[p.name] = self._default(p, ctx)
+        if len(full) < len(proc.params):
+            for p in proc.params:
+                if p.name not in full:
+                    full[p.name] = self._default(p, ctx)
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise rt.RulesError(f"procedure {name!r} (line {proc.span.line}) calls itself without end")
+        if name not in self.game.hooked:  # nothing can change this call: run it straight
+            try:
+                if proc.native:
+                    result = self.natives[name](ctx, **full)
+                    if result is not None and hasattr(result, "__next__"):
+                        result = yield from result
+                    return result
+                handler = self.game.handlers[("procedure", name)]
+                return (yield from handler(self, ctx, *[full[p.name] for p in proc.params]))
+            finally:
+                self.depth -= 1
         try:
             try:
                 for _who, handler, hook_ctx in self._hooks(name, "before", ctx):
@@ -308,10 +343,7 @@ class Match:
                     yield from handler(self, hook_ctx, full)
                 return None
             if proc.native:
-                native = getattr(self, f"native_{proc.name}", None)
-                if native is None:
-                    raise rt.RulesError(f"the engine has no native {proc.name!r}")
-                result = native(ctx, **full)
+                result = self.natives[name](ctx, **full)
                 if result is not None and hasattr(result, "__next__"):
                     result = yield from result
             else:
@@ -322,6 +354,22 @@ class Match:
             return result
         finally:
             self.depth -= 1
+
+    @functools.cached_property
+    def natives(self) -> dict[str, Callable[..., Any]]:
+        """The engine's method for each `native` procedure the game declares."""
+        found: dict[str, Callable[..., Any]] = {}
+        for proc in self.game.procedures.values():
+            if proc.native:
+                method = getattr(self, f"native_{proc.name}", None)
+                found[proc.name] = method if method is not None else self._missing_native(proc.name)
+        return found
+
+    @staticmethod
+    def _missing_native(name: str) -> Callable[..., Any]:
+        def missing(*_args: Any, **_kwargs: Any) -> Any:
+            raise rt.RulesError(f"the engine has no native {name!r}")
+        return missing
 
     def _default(self, param: Any, ctx: rt.Ctx) -> Any:
         default = param.default
@@ -377,30 +425,28 @@ class Match:
         return handler
 
     def emit(self, ctx: rt.Ctx, event: str, args: list[Any]) -> Iterator[Any]:
+        """An event happened: the game's triggers react, then those of the cards (in
+        zone order) whose trigger's zones hold them."""
         self.record("emit", name=event, args=[self.describe(a) for a in args])
-        for _who, handler, _trigger in self.game.triggers.get(event, []):
-            yield from self.guarded(handler(self, rt.Ctx(ctx.you or self.current, None), args))
-        listening = self.game.listeners.get(event)
-        if not listening:
+        game = self.game
+        rule_triggers = game.triggers.get(event)
+        listening = game.listeners.get(event)
+        if rule_triggers is None and not listening:
             return None
-        for card in self.all_cards():
-            definition = card.definition
-            if definition is None or card.name not in listening:
-                continue
-            for index, ability in definition.abilities:
-                if isinstance(ability, ir.Trigger) and ability.event == event \
-                        and self._in_play(card, ability.zones):
-                    yield from self.guarded(
-                        self.game.card_handler(card.name, index)(self, rt.Ctx(card.controller, card), args))
-            for keyword, kargs in definition.keywords:
-                kw = self.game.keywords.get(keyword)
-                if kw is None:
-                    continue
-                for index_k, ability in enumerate(kw.abilities):
-                    if isinstance(ability, ir.Trigger) and ability.event == event \
-                            and self._in_play(card, ability.zones):
-                        yield from self.guarded(self.game.keyword_handler(keyword, str(index_k))(
-                            self, rt.Ctx(card.controller, card, keyword, kargs), args))
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise rt.RulesError(f"event {event!r} sets off triggers that set it off again without end")
+        try:
+            for _who, handler, _trigger in rule_triggers or ():
+                yield from self.guarded(handler(self, rt.Ctx(ctx.you or self.current, None), args))
+            if not listening:
+                return None
+            for card in [c for z in self.zones.values() for c in z.cards if c.name in listening]:
+                for handler, zones, keyword, kargs in game.reactions(event, card.name):
+                    if self._in_play(card, zones):
+                        yield from self.guarded(handler(self, rt.Ctx(card.controller, card, keyword, kargs), args))
+        finally:
+            self.depth -= 1
         return None
 
     # ---------------------------------------------------------------- running programs
@@ -492,19 +538,19 @@ class Match:
 
     def snapshot_state(self) -> Any:
         """Start recording inverses of every change (see `journal`)."""
-        saved = (self.journal, len(self.log), self.rng.getstate(), self.next_id, self.over, self.drawn,
+        saved = (self.journal, len(self.log), self.version, self.next_id, self.over, self.drawn,
                  self.winner, list(self.winners), self.current)
         self.journal = []
         return saved
 
     def restore_state(self, snapshot: Any) -> None:
         """Undo every change since `snapshot_state`, newest first, in place."""
-        outer, log_size, rng_state, next_id, over, drawn, winner, winners, current = snapshot
+        outer, log_size, version, next_id, over, drawn, winner, winners, current = snapshot
         for undo in reversed(self.journal or []):
             undo()
         self.journal = outer
         del self.log[log_size:]
-        self.rng.setstate(rng_state)
+        self.version = version
         self.next_id, self.over, self.drawn, self.winner, self.winners = next_id, over, drawn, winner, winners
         self.current = current
 
@@ -516,8 +562,24 @@ class Match:
         self.journal = outer
 
     def undoable(self, undo: Callable[[], None]) -> None:
+        """A change happened (its inverse is `undo`): a new state version, and the inverse
+        journaled while probing."""
+        self.version = next(self._versions)
         if self.journal is not None:
             self.journal.append(undo)
+
+    def touch(self) -> None:
+        """A change outside any probe that needs no inverse (end-of-period expiry)."""
+        self.version = next(self._versions)
+
+    def use_rng(self) -> None:
+        """The match's RNG is about to draw: while probing, journal its state once per
+        probe (saving it only when used keeps probes that roll nothing cheap)."""
+        journal = self.journal
+        if journal is not None and self._rng_saved_for is not journal:
+            state = self.rng.getstate()
+            journal.append(lambda: self.rng.setstate(state))
+            self._rng_saved_for = journal
 
     # ---------------------------------------------------------------- changing cards (journaled)
     def set_base(self, card: Card, field: str, value: Any) -> None:
@@ -576,6 +638,9 @@ class Match:
         except rt.RulesError as error:
             return ScenarioResult(scenario.name, False, f"rules error: {error}", scenario.span.file,
                                   self.last_line, len(self.log))
+        except RecursionError:
+            return ScenarioResult(scenario.name, False, f"rules error: {ENDLESS}", scenario.span.file,
+                                  self.last_line, len(self.log))
         except (TypeError, ValueError, AttributeError, KeyError, IndexError, ZeroDivisionError) as error:
             return ScenarioResult(scenario.name, False, f"engine error: {type(error).__name__}: {error}",
                                   scenario.span.file, self.last_line, len(self.log))
@@ -606,6 +671,8 @@ class Match:
 
     def run_checks(self) -> Iterator[Any]:
         """Every `check` block, repeatedly, until a pass changes nothing (bounded)."""
+        if self.version == self._checked_version:
+            return None  # nothing changed since the checks last found nothing to do
         checks = [self.game.handlers[("check", str(i))] for i in range(len(self.game.ir.checks))]
         for _round in range(50):
             before = len(self.log)
@@ -615,6 +682,7 @@ class Match:
                 yield from check(self, rt.Ctx(self.current, None))
             self._last_standing()
             if len(self.log) == before:
+                self._checked_version = self.version
                 return None
         raise rt.RulesError("the game's checks keep changing the state (more than 50 rounds)")
 
@@ -701,14 +769,14 @@ class Match:
             for card in self._cards(cards):
                 yield from self._move(ctx, card, zone, top=False)
                 if isinstance(zone, Zone) and card in zone.cards:
-                    zone.cards.remove(card)
-                    zone.cards.append(card)
+                    self._place(card, zone, top=False)  # to the bottom, journaled
         return go()
 
     def native_shuffle(self, ctx: rt.Ctx, zone: Any) -> None:
         if not isinstance(zone, Zone):
             raise rt.RulesError(f"cannot shuffle {zone!r}")
         before = list(zone.cards)
+        self.use_rng()
         self.rng.shuffle(zone.cards)
         self.undoable(lambda: zone.cards.__setitem__(slice(None), before))
         self.record("shuffle", zone=self.describe(zone), order=[c.id for c in zone.cards])
@@ -824,8 +892,7 @@ class Match:
         ctx = rt.Ctx(player, None)
         yield from self.resolve_stack()
         yield from self.emit(ctx, "turn_ended", [player])
-        for card in self.all_cards():
-            card.modifiers = [mod for mod in card.modifiers if mod.period != "turn"]
+        self._expire("turn")
         living = rt.players(self)
         self.current = living[(living.index(player) + 1) % len(living)] if player in living else living[0]
         self.turn_number += 1
@@ -839,6 +906,13 @@ class Match:
                 break
             for step in stage.steps:
                 yield from self.game.handlers[("stage", "turn", stage.name, step.name)](self, ctx)
+
+    def _expire(self, period: str) -> None:
+        """Changes made "until the end of" `period` lapse."""
+        for card in self.all_cards():
+            if card.modifiers:
+                card.modifiers = [mod for mod in card.modifiers if mod.period != period]
+        self.touch()
 
     def native_extra_turn(self, ctx: rt.Ctx, player: Any) -> None:
         self.record("extra_turn", player=self.describe(player))

@@ -159,6 +159,17 @@ def whole(m: Match, value: Any) -> int:
 
 
 def arith(op: str, a: Any, b: Any) -> Number:
+    if type(a) is int and type(b) is int:  # the common case, exact without Fractions
+        if op == "+":
+            return a + b
+        if op == "-":
+            return a - b
+        if op == "*":
+            return a * b
+    return _arith(op, a, b)
+
+
+def _arith(op: str, a: Any, b: Any) -> Number:
     a = 0 if a is None else a
     b = 0 if b is None else b
     if isinstance(a, bool) or isinstance(b, bool) or not isinstance(a, int | Fraction) \
@@ -172,6 +183,13 @@ def arith(op: str, a: Any, b: Any) -> Number:
         return normalize(a * b)
     if b == 0:
         raise RulesError(f"division by zero ({a!r} {op} 0)")
+    if type(a) is int and type(b) is int:  # floor division and modulo of whole numbers stay whole
+        if op == "//":
+            return a // b
+        if op == "%":
+            return a % b
+        if a % b == 0:
+            return a // b
     if op == "/":
         return normalize(Fraction(a) / Fraction(b))
     if op == "//":
@@ -179,26 +197,116 @@ def arith(op: str, a: Any, b: Any) -> Number:
     return normalize(Fraction(a) % Fraction(b))
 
 
-def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, EnumValue) and isinstance(b, str):
-        return a.name == b
-    if isinstance(b, EnumValue) and isinstance(a, str):
-        return b.name == a
-    if isinstance(a, Card | Player | Zone) or isinstance(b, Card | Player | Zone):
-        return a is b
+# One function per operator, so compiled code skips the dispatch on the operator's name.
+def add(a: Any, b: Any) -> Number:
+    if type(a) is int and type(b) is int:
+        return a + b
+    return _arith("+", a, b)
+
+
+def sub(a: Any, b: Any) -> Number:
+    if type(a) is int and type(b) is int:
+        return a - b
+    return _arith("-", a, b)
+
+
+def mul(a: Any, b: Any) -> Number:
+    if type(a) is int and type(b) is int:
+        return a * b
+    return _arith("*", a, b)
+
+
+def div(a: Any, b: Any) -> Number:
+    return _arith("/", a, b)
+
+
+def floordiv(a: Any, b: Any) -> Number:
+    if type(a) is int and type(b) is int and b:
+        return a // b
+    return _arith("//", a, b)
+
+
+def mod(a: Any, b: Any) -> Number:
+    if type(a) is int and type(b) is int and b:
+        return a % b
+    return _arith("%", a, b)
+
+
+_IDENTITY_TYPES = (Card, Player, Zone)
+
+
+def same(a: Any, b: Any) -> bool:
+    """`a == b` as the rules mean it: cards, players and zones by identity, an enum
+    value equal to its name, anything else by value."""
+    if a is b:
+        return True
+    ta = type(a)
+    if ta is type(b):
+        if ta is Card or ta is Player or ta is Zone:
+            return False
+        return bool(a == b)
+    if ta is EnumValue and type(b) is str:
+        return bool(a.name == b)
+    if type(b) is EnumValue and ta is str:
+        return bool(b.name == a)
+    if isinstance(a, _IDENTITY_TYPES) or isinstance(b, _IDENTITY_TYPES):
+        return False
     return bool(a == b)
+
+
+_same = same
+
+
+def _ordered(op: str, a: Any, b: Any) -> None:
+    if not isinstance(a, int | Fraction) or not isinstance(b, int | Fraction):
+        raise RulesError(f"cannot compare {a!r} {op} {b!r}")
+
+
+def lt(a: Any, b: Any) -> bool:
+    if type(a) is int and type(b) is int:
+        return a < b
+    if a is None or b is None:
+        return False
+    _ordered("<", a, b)
+    return bool(a < b)
+
+
+def le(a: Any, b: Any) -> bool:
+    if type(a) is int and type(b) is int:
+        return a <= b
+    if a is None or b is None:
+        return False
+    _ordered("<=", a, b)
+    return bool(a <= b)
+
+
+def gt(a: Any, b: Any) -> bool:
+    if type(a) is int and type(b) is int:
+        return a > b
+    if a is None or b is None:
+        return False
+    _ordered(">", a, b)
+    return bool(a > b)
+
+
+def ge(a: Any, b: Any) -> bool:
+    if type(a) is int and type(b) is int:
+        return a >= b
+    if a is None or b is None:
+        return False
+    _ordered(">=", a, b)
+    return bool(a >= b)
+
+
+_ORDER = {"<": lt, "<=": le, ">": gt, ">=": ge}
 
 
 def compare(op: str, a: Any, b: Any) -> bool:
     if op == "==":
-        return _same(a, b)
+        return same(a, b)
     if op == "!=":
-        return not _same(a, b)
-    if a is None or b is None:
-        return False
-    if not isinstance(a, int | Fraction) or not isinstance(b, int | Fraction):
-        raise RulesError(f"cannot compare {a!r} {op} {b!r}")
-    return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+        return not same(a, b)
+    return _ORDER[op](a, b)
 
 
 def contains(m: Match, collection: Any, item: Any) -> bool:
@@ -251,6 +359,7 @@ def roll(m: Match, dice: Any) -> int:
         dice = Dice(1, dice)
     if not isinstance(dice, Dice) or dice.sides < 1:
         raise RulesError(f"cannot roll {dice!r}")
+    m.use_rng()
     results = [m.rng.randint(1, dice.sides) for _ in range(dice.count)]
     m.record("roll", dice=repr(dice), results=results)
     return sum(results)
@@ -258,6 +367,7 @@ def roll(m: Match, dice: Any) -> int:
 
 def random_pick(m: Match, items: list[Any], count: Any) -> Any:
     pool = list(items)
+    m.use_rng()
     if count is None:
         if not pool:
             return None
@@ -313,6 +423,18 @@ def name(m: Match, ctx: Ctx, text: str) -> Any:
     return text  # statuses, card types, keywords, regions, stages: used by name
 
 
+def own_zone(m: Match, ctx: Ctx, zone: str) -> Zone:
+    """A player's zone named bare (`hand`): the acting player's."""
+    owner = ctx.you or m.current
+    return m.zones[(zone, owner.index if owner is not None else 0)]
+
+
+def own_counter(m: Match, ctx: Ctx, counter: str) -> Any:
+    """A player's counter named bare (`gold`): the acting player's."""
+    owner = ctx.you or m.current
+    return owner.counters.get(counter, 0) if owner is not None else 0
+
+
 class EnumType:
     __slots__ = ("name",)
 
@@ -321,11 +443,23 @@ class EnumType:
 
 
 def attr(m: Match, obj: Any, field: str) -> Any:
-    if isinstance(obj, Card):
+    t = type(obj)
+    if t is Card:
+        counters = obj.counters
+        if field in counters:
+            return counters[field]
+        base = obj.base
+        if field in base and not obj.modifiers and field not in m.game.statuses \
+                and (m._in_statics or not m._field_statics(field)):
+            return base[field]  # printed, and nothing changes it now
         return card_field(m, obj, field)
-    if isinstance(obj, Player):
-        if field in obj.counters:
-            return obj.counters[field]
+    if t is Player:
+        counters = obj.counters
+        if field in counters:
+            return counters[field]
+        zone = m.zones.get((field, obj.index))
+        if zone is not None:
+            return zone
         if field in m.game.zones:
             return m.zone(field, obj)
         if field in ("name", "index", "seat", "eliminated"):
@@ -333,6 +467,12 @@ def attr(m: Match, obj: Any, field: str) -> Any:
         if field == "opponents":
             return [p for p in players(m) if p is not obj]
         raise RulesError(f"a player has no {field!r}")
+    if obj is None:
+        return None
+    return _attr_other(m, obj, field)
+
+
+def _attr_other(m: Match, obj: Any, field: str) -> Any:
     if isinstance(obj, EnumValue):
         return m.game.enum_props.get((obj.enum, obj.name), {}).get(field)
     if isinstance(obj, EnumType):
@@ -358,8 +498,6 @@ def attr(m: Match, obj: Any, field: str) -> Any:
         if field == "cells":
             return sorted(region.cells)
         return region.properties.get(field)
-    if obj is None:
-        return None
     raise RulesError(f"{obj!r} has no {field!r}")
 
 
@@ -367,10 +505,12 @@ def card_field(m: Match, card: Card, field: str) -> Any:
     if field in card.counters:
         return card.counters[field]
     game = m.game
+    if field in card.base:
+        if field in game.statuses:
+            return field in card.statuses
+        return m.effective(card, field)
     if field in game.statuses:
         return field in card.statuses
-    if field in card.base:
-        return m.effective(card, field)
     builtin = _CARD_BUILTINS.get(field)
     if builtin is not None:
         return builtin(m, card)
@@ -462,31 +602,29 @@ def _plain(value: Any) -> Any:
 
 def query(m: Match, ctx: Ctx, noun: str, adjectives: list[str], zone: Any,
           where: Callable[[Any], Any] | None) -> list[Any]:
+    """The cards (or players) a query names, in zone order: of the noun's type, with
+    every adjective, where the condition holds. Always a new list."""
     noun = noun.lower()
     if noun in ("player", "players", "opponent", "opponents"):
         pool: list[Any] = players(m)
         if noun.startswith("opponent") or "other" in adjectives:
             pool = [p for p in pool if p is not ctx.you]
-        return [p for p in pool if where is None or truth(where(p))]
+        return [p for p in pool if where is None or where(p)]
     type_name = m.game.nouns.get(noun)
     if zone is None:
-        cards = m.all_cards()
-    elif isinstance(zone, Zone):
-        cards = list(zone.cards)
+        cards = m.all_cards() if type_name is None else [
+            c for z in m.zones.values() for c in z.cards if c.type == type_name]
+    elif type(zone) is Zone:
+        cards = list(zone.cards) if type_name is None else [c for c in zone.cards if c.type == type_name]
     elif isinstance(zone, list):
-        cards = [c for c in zone if isinstance(c, Card)]
+        cards = [c for c in zone if isinstance(c, Card) and (type_name is None or c.type == type_name)]
     else:
         raise RulesError(f"cannot look for cards in {zone!r}")
-    out = []
-    for card in cards:
-        if type_name is not None and card.type != type_name:
-            continue
-        if adjectives and not all(_has_quality(m, ctx, card, word) for word in adjectives):
-            continue
-        if where is not None and not truth(where(card)):
-            continue
-        out.append(card)
-    return out
+    for word in adjectives:  # each adjective narrows what the previous ones left
+        cards = [c for c in cards if _has_quality(m, ctx, c, word)]
+    if where is not None:
+        cards = [c for c in cards if where(c)]
+    return cards
 
 
 def _has_quality(m: Match, ctx: Ctx, card: Card, word: str) -> bool:
@@ -553,6 +691,40 @@ def checkpoint(m: Match, resolve_stack: bool = True) -> Iterator[Any]:
     if resolve_stack:
         yield from m.resolve_stack()
     yield from m.run_checks()
+
+
+_MEMO_LIMIT = 200_000
+
+
+def memo(m: Match, ctx: Ctx, fn: Callable[..., Any], reads_actor: bool, *args: Any) -> Any:
+    """A pure function's result (compiler/purity.py proves which are), remembered for
+    as long as the match state keeps its version. A list result is copied out, so a
+    caller that changes it cannot change the remembered one."""
+    return _remembered(m, ctx, fn, reads_actor, args, fn)
+
+
+def memo_body(m: Match, ctx: Ctx, fn: Callable[..., Any], reads_actor: bool, *args: Any) -> Any:
+    """memo() for a function written with a { } body (a generator run by run_pure)."""
+    return _remembered(m, ctx, fn, reads_actor, args, lambda m, ctx, *a: run_pure(m, fn(m, ctx, *a)))
+
+
+def _remembered(m: Match, ctx: Ctx, fn: Callable[..., Any], reads_actor: bool, args: tuple[Any, ...],
+                compute: Callable[..., Any]) -> Any:
+    if reads_actor:
+        key: tuple[Any, ...] = (m.version, m._in_statics, fn, ctx.you, ctx.self, m.current, *args)
+    else:
+        key = (m.version, m._in_statics, fn, *args)
+    cache = m.memo
+    try:
+        value = cache[key]
+    except KeyError:
+        value = compute(m, ctx, *args)
+        if len(cache) >= _MEMO_LIMIT:
+            cache.clear()
+        cache[key] = value
+    except TypeError:  # an argument that cannot be a key (a list): just compute
+        return compute(m, ctx, *args)
+    return list(value) if type(value) is list else value
 
 
 def run_pure(m: Match, gen: Iterator[Any]) -> Any:

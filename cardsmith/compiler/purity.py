@@ -1,0 +1,119 @@
+"""Which of a game's functions may be remembered while the match state stays the same.
+
+A function (`function f(...) = expr` or `function f(...) { ... }`) computes a value from
+the match state. Rules call the same ones again and again — a legality test runs once
+per card for every probe of an action, a check scans every card after every action —
+so the engine remembers a result until the state changes (rt.memo keys it by the
+match's state version). That is only sound for a function whose result is fixed by
+the state and its arguments, so this pass proves it from the IR: no dice, no random
+picks, no changes to the state, no reads of values the state version does not cover
+(the turn number, the winner), and only calls to functions that are remembered too.
+
+It also finds which functions read who is acting (`you`, `self`, the current player,
+a player's own counter or zone by bare name): only their remembered results are keyed
+by that too, so every other caller shares one entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from pydantic import BaseModel
+
+from cardsmith.dsl import ir
+
+# native functions that only read the state (see prelude/core.cards and runtime.fn_*)
+PURE_NATIVES = frozenset({
+    "count", "sum", "min", "max", "any", "size", "first", "last", "values", "abs", "floor", "ceil",
+    "distance", "cell", "position", "card_at", "has_keyword", "keyword_value", "opponents", "next_player",
+    "in_region", "cells", "catalog", "copies_of",
+})
+
+# built-in names whose value the state version does not track
+_UNTRACKED = frozenset({"turn_number", "round_number", "winner", "game_over", "drawn"})
+_ACTOR_NAMES = frozenset({"you", "self", "opponent", "current", "active_player"})
+_ACTOR_WORDS = frozenset({"friendly", "enemy", "other"})
+# statements that decide, roll, announce or change something
+_CHANGES = (ir.Roll, ir.Choose, ir.ChooseOne, ir.Simultaneously, ir.Emit, ir.Invoke, ir.Perform, ir.Expect,
+            ir.Cancel)
+
+
+@dataclass(frozen=True)
+class Purity:
+    """A function that may be remembered; `reads_actor`: its result depends on who acts."""
+
+    reads_actor: bool
+
+
+def nodes(node: object) -> Iterator[BaseModel]:
+    """Every IR node under `node` (itself included), in no particular order."""
+    stack: list[object] = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, BaseModel):
+            yield item
+            stack.extend(getattr(item, name) for name in type(item).model_fields)
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+
+
+def _direct(decl: ir.FunctionDecl, actor_names: frozenset[str]) -> tuple[bool, bool, set[str]]:
+    """(no impure construct of its own, reads the actor itself, the functions it calls)."""
+    pure, actor, calls = True, False, set()
+    for node in nodes([decl.expr, decl.body]):
+        if isinstance(node, _CHANGES) or (isinstance(node, ir.Assign) and not isinstance(node.target, ir.Ref)):
+            pure = False
+        elif isinstance(node, ir.Query):
+            if node.det == "random":
+                pure = False
+            if node.noun.startswith("opponent") or _ACTOR_WORDS.intersection(node.adjectives):
+                actor = True
+        elif isinstance(node, ir.IsTest) and _ACTOR_WORDS.intersection(node.words):
+            actor = True
+        elif isinstance(node, ir.Ref):
+            if node.name in _UNTRACKED:
+                pure = False
+            if node.name in actor_names:
+                actor = True
+        elif isinstance(node, ir.Call):
+            calls.add(node.func)
+    if any(isinstance(n, ir.Assign) and isinstance(n.target, ir.Ref) and n.target.name in actor_names
+           for n in nodes(decl.body)):
+        pure = False  # `set gold to ...` changes a counter
+    return pure, actor, calls
+
+
+def pure_functions(game: ir.Game) -> dict[str, Purity]:
+    """The game's functions that rt.memo may remember, with whether they read the actor."""
+    player_scoped = {c.name for c in game.counters if c.scope == "player"}
+    player_scoped |= {z.name for z in game.zones if z.scope == "player"}
+    shared_counters = {c.name for c in game.counters if c.scope == "shared"}
+    actor_names = frozenset(_ACTOR_NAMES | player_scoped)
+    natives = {f.name for f in game.functions if f.native}
+    facts: dict[str, tuple[bool, bool, set[str]]] = {}
+    for f in game.functions:
+        if f.native:
+            continue
+        pure, actor, calls = _direct(f, actor_names)
+        if any(isinstance(n, ir.Assign) and isinstance(n.target, ir.Ref) and n.target.name in shared_counters
+               for n in nodes(f.body)):
+            pure = False
+        facts[f.name] = (pure, actor, calls)
+    pure_set = {name for name, (pure, _a, _c) in facts.items() if pure}
+    actor_set = {name for name, (_p, actor, _c) in facts.items() if actor}
+    changed = True
+    while changed:  # a fixpoint over the call graph (functions may call each other)
+        changed = False
+        for name, (_pure, _actor, calls) in facts.items():
+            for callee in calls:
+                callee_pure = callee in pure_set or (callee in natives and callee in PURE_NATIVES)
+                if name in pure_set and not callee_pure:
+                    pure_set.discard(name)
+                    changed = True
+                if name not in actor_set and callee in actor_set:
+                    actor_set.add(name)
+                    changed = True
+    return {name: Purity(name in actor_set) for name in sorted(pure_set)}
