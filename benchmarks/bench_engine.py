@@ -4,7 +4,10 @@ Prints, from one run on this machine, applied actions per second and matches per
 for cardsmith games played by random agents, side by side with RLCard's UNO and Gin
 Rummy (hand-written pure-Python engines, random agents), and the ratio of cardsmith's
 actions per second to UNO's (the issue's target: >= 1). RLCard counts a "step" per
-agent decision, the same unit as one applied cardsmith action.
+agent decision, the same unit as one applied cardsmith action. A cardsmith action is
+timed whole: finding the legal moves (each probed by running the compiled rule up to
+its payment, then rolled back), the agent's pick, and the rules it sets off. Games with
+decks play the library's ready decks, as `cardsmith play` deals them.
 
 Usage: python benchmarks/bench_engine.py [--matches 50] [--games combat_cards,...]
 (needs `pip install rlcard` for the baseline; without it only cardsmith's figures print)

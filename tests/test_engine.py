@@ -281,6 +281,28 @@ def test_snapshot_restores_and_observations_hide_what_a_player_cannot_see() -> N
     assert all(z["cards"] == [] for z in decks)
 
 
+def test_the_public_api_plays_a_dealt_match_and_restores_it() -> None:
+    import json
+
+    import cardsmith
+    from cardsmith.engine.agents import RandomAgent
+
+    game = cardsmith.load("kingdom_combat")
+    match = game.new_match(seed=4)
+    assert match.decks is not None and all(len(d) >= 30 for d in match.decks)  # the library's ready decks
+    agents = [RandomAgent(1), RandomAgent(2)]
+    for _ in range(60):
+        actions = match.legal_actions()
+        assert [a.id for a in actions] == list(range(len(actions)))  # stable ids: positions in the list
+        assert all(a.description for a in actions)
+        match.apply(agents[actions[0].player].choose(match, actions))
+    again = game.restore_match(json.loads(json.dumps(match.snapshot())))
+    assert again.state_summary() == match.state_summary() and again.log == match.log
+    named = game.new_match(seed=4, decks=[list(d) for d in match.decks])
+    assert named.decks == match.decks and named.log[:5] == game.new_match(seed=4).log[:5]
+    assert not match.is_over and match.result["over"] is False
+
+
 def test_simulate_reports_balance() -> None:
     from cardsmith.engine.simulate import simulate, statistics
 

@@ -132,3 +132,27 @@ scenario "endless event" { emit ping() }
     results = {r.name: r for r in run_scenarios(str(folder))}
     result = results["endless event"]
     assert not result.passed and "without end" in result.message
+
+
+def test_checks_rerun_when_only_the_turn_changes(tmp_path: Path) -> None:
+    """Nothing in this game changes the state; the check must still see the turn number move."""
+    folder = write_game(tmp_path / "turns", {"rules.cards": '''
+game "Turns" {
+  id: turns
+  players: 2
+}
+action wait "Wait" {
+  during: main
+}
+turn {
+  stage main { actions: wait }
+}
+check "a long game is a draw" {
+  if turn_number > 3 { the game is a draw }
+}
+'''})
+    game = CompiledGame(load_game_ir(str(folder)))
+    match = game.new_match(seed=1)
+    while not match.is_over:
+        match.apply(match.legal_actions()[0])
+    assert match.drawn and match.error is None and match.turn_number <= 5

@@ -13,8 +13,8 @@ from cardsmith.engine.decks import decks_for
 from cardsmith.engine.flow import PlayedMatch
 from cardsmith.engine.game import load
 
-# game -> matches in the normal suite (Kingdom Combat's random matches last ~200 turns)
-SOAK_GAMES = {"combat_cards": 12, "kingdom_cards": 12, "kingdom_combat": 3}
+# game -> matches in the normal suite (a random Kingdom Combat match is ~3,400 actions)
+SOAK_GAMES = {"combat_cards": 50, "kingdom_cards": 25, "kingdom_combat": 10}
 
 
 def soak(game_id: str, matches: int) -> list[str]:

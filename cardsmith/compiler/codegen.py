@@ -194,10 +194,7 @@ class BodyWriter:
         elif isinstance(s, ir.Return):
             self.line(f"return {self.expr(s.value, scope) if s.value is not None else 'None'}")
         elif isinstance(s, ir.Invoke):
-            kinds = self.gen.proc_name_params.get(s.procedure, set())
-            args = ", ".join(f"{k!r}: {repr(v.name) if k in kinds and isinstance(v, ir.Ref) and v.name not in scope.locals else self.expr(v, scope)}"  # noqa: E501
-                             for k, v in s.args.items())
-            self.line(f"yield from rt.invoke(m, ctx, {s.procedure!r}, {{{args}}})")
+            self.invoke(s, scope)
         elif isinstance(s, ir.Perform):
             by = self.expr(s.by, scope)
             choosing = ", ".join(self.expr(c, scope) for c in s.choosing)
@@ -206,6 +203,29 @@ class BodyWriter:
         elif isinstance(s, ir.Expect):
             cond = self.expr(s.condition, scope)
             self.line(f"rt.expect(m, {cond}, {s.message!r}, {s.span.line!r})")
+
+    def invoke(self, s: ir.Invoke, scope: Scope) -> None:
+        """A procedure call. One that no rule or card hooks, written in the game's files,
+        is called straight (its missing arguments take their defaults here); a native or
+        hooked one goes through the engine, which runs its hooks."""
+        kinds = self.gen.proc_name_params.get(s.procedure, set())
+        values = {k: repr(v.name) if k in kinds and isinstance(v, ir.Ref) and v.name not in scope.locals
+                  else self.expr(v, scope) for k, v in s.args.items()}
+        proc = self.gen.procedures.get(s.procedure)
+        if proc is not None and not proc.native and s.procedure not in self.gen.hooked \
+                and all(p.name in values or p.default is not None for p in proc.params):
+            args = "".join(f", {values[p.name] if p.name in values else self.default(p)}" for p in proc.params)
+            self.line(f"yield from {ident(s.procedure, 'P_')}(m, ctx{args})")
+            return
+        pairs = ", ".join(f"{k!r}: {v}" for k, v in values.items())
+        self.line(f"yield from rt.invoke(m, ctx, {s.procedure!r}, {{{pairs}}})")
+
+    def default(self, p: ir.Param) -> str:
+        """A parameter's default, as Match._default gives it."""
+        default = p.default
+        if isinstance(default, ir.Ref) and default.name in ("self", "you", "none"):
+            return {"self": "ctx.self", "you": "(ctx.you or m.current)", "none": "None"}[default.name]
+        return self.expr(default, Scope())
 
     def assign(self, s: ir.Assign, scope: Scope) -> None:
         value = self.expr(s.value, scope)
@@ -407,6 +427,11 @@ class CodeGenerator:
         # functions written with a { } body run as generators, driven by rt.run_pure
         self.body_functions = {f.name for f in game.functions if not f.native and f.expr is None}
         self.pure = pure_functions(game)
+        self.procedures = {p.name: p for p in game.procedures}
+        # procedures some rule, card or keyword hooks: calls to them go through the engine
+        self.hooked = {h.procedure for h in game.hooks}
+        for abilities in [c.abilities for c in game.cards] + [k.abilities for k in game.keywords]:
+            self.hooked.update(a.procedure for a in abilities if isinstance(a, ir.Hook))
         self.name_params: dict[str, dict[int, str]] = {}
         for f in game.functions:
             for i, p in enumerate(f.params):

@@ -160,6 +160,7 @@ class CompiledGame:
         # procedure nobody hooks, then costs one lookup
         self.listeners = _index_cards(game, lambda a: a.event if isinstance(a, ir.Trigger) else None)
         self.hookers = _index_cards(game, lambda a: a.procedure if isinstance(a, ir.Hook) else None)
+        self._trigger_zones: dict[str, set[str]] = {}
         self._reactions: dict[tuple[str, str], list[tuple[Any, list[str], str | None, list[Any] | None]]] = {}
         # procedures that some rule or card hooks (before / instead / after): only a call
         # to one of these needs to look for hooks
@@ -205,6 +206,44 @@ class CompiledGame:
         for i, a in enumerate(c.abilities):
             definition.abilities.append((str(i), a))
         return definition
+
+    def new_match(self, seed: int = 1, decks: list[list[str]] | list[Path] | None = None,
+                  players: int | None = None, mode: str | None = None) -> Any:
+        """A match to play through legal_actions() / apply() (an engine.flow.PlayedMatch).
+
+        `decks`: per seat, the card names in deal order or a decklist file (checked against
+        the game's deck rules; DeckError when illegal); without it a game with a per-player
+        `deck` zone deals the library's ready decks, as `cardsmith play` does."""
+        from cardsmith.engine.decks import decks_for
+        from cardsmith.engine.flow import PlayedMatch
+
+        count = players if players is not None else max(2, self.ir.game.players_min)
+        if decks is None or all(isinstance(d, str | Path) for d in decks):
+            names = decks_for(self, count, [Path(d) for d in decks] if decks else None)  # type: ignore[arg-type]
+        else:
+            names = [list(d) for d in decks]  # type: ignore[arg-type]
+        return PlayedMatch(self, seed=seed, players=count, mode=mode, decks=names)
+
+    def restore_match(self, snapshot: dict[str, Any]) -> Any:
+        """The match a `snapshot()` was taken of (replayed from its seed and actions, then
+        verified against the state it recorded; ValueError when they differ)."""
+        from cardsmith.engine.flow import PlayedMatch
+
+        return PlayedMatch.restore(self, snapshot)
+
+    def trigger_zones(self, event: str) -> set[str]:
+        """Non-public zones from which a card's trigger on `event` can work: those its
+        triggers name, and the zones card types enter (see Match._in_play)."""
+        found = self._trigger_zones.get(event)
+        if found is None:
+            found = {t.enters for t in self.ir.cardtypes if t.enters is not None}
+            abilities = [a for c in self.ir.cards for a in c.abilities]
+            abilities += [a for k in self.ir.keywords for a in k.abilities]
+            for ability in abilities:
+                if isinstance(ability, ir.Trigger) and ability.event == event:
+                    found.update(ability.zones)
+            self._trigger_zones[event] = found
+        return found
 
     def reactions(self, event: str, card_name: str) -> list[tuple[Any, list[str], str | None, list[Any] | None]]:
         """A card's triggers on `event` — its own, then its keywords' — as (handler, the

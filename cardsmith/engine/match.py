@@ -23,9 +23,9 @@ from cardsmith.engine.state import Card, EnumValue, Number, Player, Zone, normal
 
 MAX_STEPS = 200_000
 MAX_DEPTH = 200
-# Functions call each other directly (no guard of ours): one that calls itself without
+# Functions and unhooked procedures call each other directly: one that calls itself without
 # end runs out of Python's stack, and that is reported as this, at the last line run.
-ENDLESS = "a function calls itself without end"
+ENDLESS = "a rule calls itself without end"
 
 
 @dataclass
@@ -83,7 +83,8 @@ class Match:
         self._versions = itertools.count(1)
         self.version = 0
         self.memo: dict[Any, Any] = {}
-        self._checked_version = -1
+        self._checked: tuple[Any, ...] | None = None
+        self.removed_cards = 0  # taken out of the game on purpose (not lost: see check_invariants)
         self._rng_saved_for: list[Callable[[], None]] | None = None
         self.decks = decks
         # effects of stack-speed actions waiting to resolve, last in first out
@@ -441,7 +442,9 @@ class Match:
                 yield from self.guarded(handler(self, rt.Ctx(ctx.you or self.current, None), args))
             if not listening:
                 return None
-            for card in [c for z in self.zones.values() for c in z.cards if c.name in listening]:
+            reachable = game.trigger_zones(event)  # zones where a trigger on this event can work
+            for card in [c for z in self.zones.values() if z.visibility == "public" or z.name in reachable
+                         for c in z.cards if c.name in listening]:
                 for handler, zones, keyword, kargs in game.reactions(event, card.name):
                     if self._in_play(card, zones):
                         yield from self.guarded(handler(self, rt.Ctx(card.controller, card, keyword, kargs), args))
@@ -671,7 +674,9 @@ class Match:
 
     def run_checks(self) -> Iterator[Any]:
         """Every `check` block, repeatedly, until a pass changes nothing (bounded)."""
-        if self.version == self._checked_version:
+        # what a check can read: the state (by its version), who acts, the turn and round
+        seen = (self.version, self.current, self.turn_number, self.round_number)
+        if seen == self._checked:
             return None  # nothing changed since the checks last found nothing to do
         checks = [self.game.handlers[("check", str(i))] for i in range(len(self.game.ir.checks))]
         for _round in range(50):
@@ -682,7 +687,7 @@ class Match:
                 yield from check(self, rt.Ctx(self.current, None))
             self._last_standing()
             if len(self.log) == before:
-                self._checked_version = self.version
+                self._checked = (self.version, self.current, self.turn_number, self.round_number)
                 return None
         raise rt.RulesError("the game's checks keep changing the state (more than 50 rounds)")
 
@@ -699,7 +704,7 @@ class Match:
                 if card.zone is not zone:
                     raise rt.RulesError(f"{card.name}#{card.id} is in {zone.name} but thinks it is elsewhere")
         created = self.next_id - 1
-        removed = sum(1 for e in self.log if e.get("event") == "removed")
+        removed = self.removed_cards
         if len(seen) + removed < created and not self.allow_lost:
             raise rt.RulesError(f"{created - len(seen) - removed} card(s) vanished from every zone")
         for owner in [None, *self.players]:
@@ -836,7 +841,12 @@ class Match:
     def native_remove_from_game(self, ctx: rt.Ctx, cards: Any) -> None:
         for c in self._cards(cards):
             self._place(c, None, top=False)
+            self.removed_cards += 1
+            self.undoable(self._unremove)
             self.record("removed", card=self.describe(c))
+
+    def _unremove(self) -> None:
+        self.removed_cards -= 1
 
     def native_create_copies(self, ctx: rt.Ctx, card: Any, zone: Any, owner: Any = None) -> None:
         definition = self.game.cards_by_name.get(str(card).lower())
