@@ -101,10 +101,13 @@ class BodyWriter:
         self.indent = indent
         self.temp = 0
         self.entry_step = True  # the body's first statement counts the call as a step
+        self.yields = False
         for text in gen.preamble:
             self.line(text)
 
     def line(self, text: str) -> None:
+        if "yield" in text:  # (a string literal with the word in it only costs a generator)
+            self.yields = True
         self.lines.append("    " * self.indent + text)
 
     def fresh(self) -> str:
@@ -270,7 +273,9 @@ class BodyWriter:
         n = self.expr(s.count.n, scope) if s.count.n is not None else "None"
         scope.locals.add(s.var)
         targeting = isinstance(s.source, ir.Query) and s.source.det == "target"
-        self.line(f"{ident(s.var)} = yield rt.Choose(m, {by}, rt.options(m, {source}, {where}), "
+        site = self.gen.choice_site()
+        self.line(f"{ident(s.var)} = yield rt.Choose(m, {by}, rt.probed_options(m, {site!r}, "
+                  f"lambda: rt.options(m, {source}, {where})), "
                   f"{s.count.mode!r}, {n}, hidden={s.hidden!r}, optional={s.optional!r}, "
                   f"targeting={targeting!r}, label={s.var!r}, line={s.span.line!r})")
 
@@ -394,9 +399,10 @@ class BodyWriter:
             return temp
         mode = "one" if e.count is None else ("up_to" if e.up_to else "exact")
         exclude_self = e.det == "another"
-        self.line(f"{temp} = yield rt.Choose(m, ctx.you, rt.options(m, {found}, None, exclude_self={exclude_self!r}, "
-                  f"ctx=ctx), {mode!r}, {count}, targeting={(e.det == 'target')!r}, label={e.noun!r}, "
-                  f"line={e.span.line!r})")
+        site = self.gen.choice_site()
+        self.line(f"{temp} = yield rt.Choose(m, ctx.you, rt.probed_options(m, {site!r}, lambda: rt.options(m, "
+                  f"{found}, None, exclude_self={exclude_self!r}, ctx=ctx)), {mode!r}, {count}, "
+                  f"targeting={(e.det == 'target')!r}, label={e.noun!r}, line={e.span.line!r})")
         return temp
 
 
@@ -424,8 +430,10 @@ class CodeGenerator:
         self.functions: list[Function] = []
         self.handlers: list[tuple[str, str]] = []
         self.native_functions = {f.name for f in game.functions if f.native}
-        # functions written with a { } body run as generators, driven by rt.run_pure
-        self.body_functions = {f.name for f in game.functions if not f.native and f.expr is None}
+        # functions written with a { } body that can ask for something (a hoisted `a unit`
+        # choice, a procedure call) are generators, driven by rt.run_pure — which reports
+        # the request as an error; every other function is a plain Python function
+        self.body_functions: set[str] = set()
         self.pure = pure_functions(game)
         self.procedures = {p.name: p for p in game.procedures}
         # procedures some rule, card or keyword hooks: calls to them go through the engine
@@ -444,6 +452,7 @@ class CodeGenerator:
         # lines every body starts with (a keyword's abilities bind the keyword's arguments)
         self.preamble: list[str] = []
         self.constants: dict[str, str] = {}
+        self.choice_sites = 0
         # what each global name is, as the engine's CompiledGame.name_kinds (later kinds win)
         self.name_kinds: dict[str, tuple[str, str]] = {}
         first_enum: dict[str, str] = {}
@@ -460,6 +469,13 @@ class CodeGenerator:
                               ("param", [(p.name, "") for p in game.params])):
             for entry_name, detail in entries:
                 self.name_kinds[entry_name] = (kind, detail)
+        self.body_functions = {f.name for f in game.functions
+                               if not f.native and f.expr is None and self._yields(f)}
+
+    def choice_site(self) -> int:
+        """A number for each place a choice is asked (keys rt.probed_options)."""
+        self.choice_sites += 1
+        return self.choice_sites
 
     def global_name(self, name: str) -> str:
         """A game-wide name, resolved now rather than at play time (as rt.name would):
@@ -486,11 +502,17 @@ class CodeGenerator:
     def counter_scope(self, name: str) -> str:
         return self.counter_scopes.get(name, "player")
 
+    def _yields(self, f: ir.FunctionDecl) -> bool:
+        """Would this function's body yield a request? (Written once to find out.)"""
+        writer = BodyWriter(self)
+        writer.block(f.body, Scope({q.name for q in f.params}))
+        return writer.yields
+
     def add(self, key: tuple[str, ...], name: str, params: list[str], origin: str, body: list[ir.Stmt],
-            scope: Scope) -> None:
+            scope: Scope, generator: bool = True) -> None:
         writer = BodyWriter(self)
         writer.block(body, scope)
-        self.functions.append(Function(name, params, origin, writer.text()))
+        self.functions.append(Function(name, params, origin, writer.text(), generator=generator))
         self.handlers.append((repr(key), name))
 
     def add_expr(self, key: tuple[str, ...], name: str, params: list[str], origin: str, expr: ir.Expr,
@@ -520,7 +542,7 @@ class CodeGenerator:
                               f.expr, scope)
             else:
                 self.add(("function", f.name), ident(f.name, "F_"), params, _origin(f, f"function {f.name}"),
-                         f.body, scope)
+                         f.body, scope, generator=f.name in self.body_functions)
         for i, s in enumerate(g.setup):
             self.add(("setup", str(i)), f"S_setup_{i}", [], _origin(s, "setup"), s.body, Scope())
         for flow in g.flows:

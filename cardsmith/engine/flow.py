@@ -376,6 +376,7 @@ class PlayedMatch(Match):
     def _window_actions(self, window: ActionWindow) -> list[Action]:
         who = window.player.index
         out: list[Action] = []
+        self.probe_cache.clear()  # options remembered while probing this position only
         for name in window.stage.actions:
             if name == "pass":
                 continue
@@ -411,6 +412,7 @@ class PlayedMatch(Match):
         self.current = player
         script = list(prefix)
         program = self.game.handlers[("action", action)](self, rt.Ctx(player, None))
+        self.probe_path = (action, player.index)
         try:
             reply: Any = None
             while True:
@@ -422,11 +424,13 @@ class PlayedMatch(Match):
                         return list(request.options) if request.mode == "one" else [
                             self.default_answer(request)]
                     reply = script.pop(0)
+                    self.probe_path += (tuple(reply) if isinstance(reply, list) else reply,)
                     continue
                 if isinstance(request, rt.ChooseOption):
                     if not script:
                         return list(range(len(request.labels)))
                     reply = script.pop(0)
+                    self.probe_path += (reply,)
                     continue
                 reply = None
         except (StopIteration, rt.CannotPay, rt.NotLegal, _NotAnOption):
@@ -434,6 +438,7 @@ class PlayedMatch(Match):
         except (rt.RulesError, TypeError, ValueError, AttributeError, KeyError, IndexError, RecursionError):
             return False
         finally:
+            self.probe_path = None
             program.close()
             self.restore_state(snapshot)
             self.current = saved_current

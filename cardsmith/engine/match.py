@@ -83,6 +83,10 @@ class Match:
         self._versions = itertools.count(1)
         self.version = 0
         self.memo: dict[Any, Any] = {}
+        # while probing a move: (action, actor seat, answers so far), and the options of
+        # the choices reached (see rt.probed_options)
+        self.probe_path: tuple[Any, ...] | None = None
+        self.probe_cache: dict[Any, list[Any]] = {}
         self._checked: tuple[Any, ...] | None = None
         self.removed_cards = 0  # taken out of the game on purpose (not lost: see check_invariants)
         self._rng_saved_for: list[Callable[[], None]] | None = None

@@ -354,6 +354,25 @@ def options(m: Match, source: Any, where: Callable[[Any], Any] | None, exclude_s
     return items
 
 
+def probed_options(m: Match, site: int, compute: Callable[[], list[Any]]) -> list[Any]:
+    """A choice's options. While legal moves are probed, an action is run again from its
+    start for every option of every choice; reached again with the same earlier answers
+    in the same state, a choice has the same options, so they are computed once per
+    probe of a position (m.probe_path holds the action, the actor and the answers)."""
+    path = m.probe_path
+    if path is None:
+        return compute()
+    key = (site, m.version, path)
+    cache = m.probe_cache
+    try:
+        found = cache.get(key)
+    except TypeError:
+        return compute()
+    if found is None:
+        found = cache[key] = compute()
+    return list(found)
+
+
 def roll(m: Match, dice: Any) -> int:
     if isinstance(dice, int) and not isinstance(dice, bool):
         dice = Dice(1, dice)
@@ -700,30 +719,33 @@ def memo(m: Match, ctx: Ctx, fn: Callable[..., Any], reads_actor: bool, *args: A
     """A pure function's result (compiler/purity.py proves which are), remembered for
     as long as the match state keeps its version. A list result is copied out, so a
     caller that changes it cannot change the remembered one."""
-    return _remembered(m, ctx, fn, reads_actor, args, fn)
+    return _remembered(m, ctx, fn, reads_actor, args, False)
 
 
 def memo_body(m: Match, ctx: Ctx, fn: Callable[..., Any], reads_actor: bool, *args: Any) -> Any:
     """memo() for a function written with a { } body (a generator run by run_pure)."""
-    return _remembered(m, ctx, fn, reads_actor, args, lambda m, ctx, *a: run_pure(m, fn(m, ctx, *a)))
+    return _remembered(m, ctx, fn, reads_actor, args, True)
+
+
+_MISSING = object()
 
 
 def _remembered(m: Match, ctx: Ctx, fn: Callable[..., Any], reads_actor: bool, args: tuple[Any, ...],
-                compute: Callable[..., Any]) -> Any:
+                body: bool) -> Any:
     if reads_actor:
         key: tuple[Any, ...] = (m.version, m._in_statics, fn, ctx.you, ctx.self, m.current, *args)
     else:
         key = (m.version, m._in_statics, fn, *args)
     cache = m.memo
     try:
-        value = cache[key]
-    except KeyError:
-        value = compute(m, ctx, *args)
+        value = cache.get(key, _MISSING)
+    except TypeError:  # an argument that cannot be a key (a list): just compute
+        return run_pure(m, fn(m, ctx, *args)) if body else fn(m, ctx, *args)
+    if value is _MISSING:
+        value = run_pure(m, fn(m, ctx, *args)) if body else fn(m, ctx, *args)
         if len(cache) >= _MEMO_LIMIT:
             cache.clear()
         cache[key] = value
-    except TypeError:  # an argument that cannot be a key (a list): just compute
-        return compute(m, ctx, *args)
     return list(value) if type(value) is list else value
 
 
