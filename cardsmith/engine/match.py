@@ -294,6 +294,8 @@ class Match:
         value = self._clamp(name, value)
         table: dict[str, Any] = self.shared if owner is None else owner.counters
         had, old = name in table, table.get(name)
+        if had and type(old) is type(value) and old == value:
+            return  # not a change: nothing to log, journal or re-check
 
         def undo() -> None:
             if had:
@@ -306,7 +308,10 @@ class Match:
 
     def set_card_counter(self, card: Card, name: str, value: Number) -> None:
         old = card.counters.get(name, 0)
-        card.counters[name] = self._clamp(name, value)
+        value = self._clamp(name, value)
+        if name in card.counters and type(old) is type(value) and old == value:
+            return  # not a change
+        card.counters[name] = value
         self.undoable(lambda: card.counters.__setitem__(name, old))
         self.record("counter", card=self.describe(card), counter=name, value=rt._plain(card.counters[name]))
 

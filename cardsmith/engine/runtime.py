@@ -579,8 +579,10 @@ def change_field(m: Match, obj: Any, field: str, op: str, value: Any, period: st
         m.set_card_counter(card, field, _combine(m, card.counters[field], op, value))
         return
     if field in m.game.statuses:
-        m.set_status(card, field, truth(value if op == "set" else True))
-        m.record("status", card=m.describe(card), status=field, on=field in card.statuses)
+        on = truth(value if op == "set" else True)
+        if (field in card.statuses) != on:  # (setting it to what it is is not a change)
+            m.set_status(card, field, on)
+            m.record("status", card=m.describe(card), status=field, on=on)
         return
     if period is not None or condition is not None:
         delta = value if op != "decrease" else arith("-", 0, value)
