@@ -165,6 +165,8 @@ class CompiledGame:
         # procedures that some rule or card hooks (before / instead / after): only a call
         # to one of these needs to look for hooks
         self.hooked = {h.procedure for h in game.hooks} | set(self.hookers)
+        # events some rule, card or keyword reacts to: any other is only logged
+        self.heard = {t.event for t in game.triggers} | set(self.listeners)
         self.bounds = {c.name: (self._static(c.min), self._static(c.max)) for c in game.counters}
         self.triggers: dict[str, list[tuple[str, Any, ir.Trigger]]] = {}
         self.hooks: dict[str, list[tuple[str, Any, ir.Hook]]] = {}

@@ -12,7 +12,7 @@ import contextlib
 import functools
 import itertools
 import random
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -434,6 +434,11 @@ class Match:
         handler: Callable[..., Any] = self.game.keyword_handler(keyword, index, *suffix)
         return handler
 
+    def record_emit(self, event: str, args: list[Any]) -> Iterable[Any]:
+        """An event nothing in the game reacts to: only logged (no generator to run)."""
+        self.record("emit", name=event, args=[self.describe(a) for a in args])
+        return _NOTHING
+
     def emit(self, ctx: rt.Ctx, event: str, args: list[Any]) -> Iterator[Any]:
         """An event happened: the game's triggers react, then those of the cards (in
         zone order) whose trigger's zones hold them."""
@@ -765,12 +770,14 @@ class Match:
             self._place(card, zone, top=top or zone.ordered)
             self.record("move", card=self.describe(card), to=self.describe(zone))
             if old is not None:
-                yield from self.emit(ctx, "left", [card, old])
+                yield from self.emit(ctx, "left", [card, old]) if "left" in self.game.heard \
+                else self.record_emit("left", [card, old])
             ctype = self.game.cardtypes.get(card.type)
             if ctype is not None and ctype.enters == zone.name:
                 for status in ctype.enters_with:
                     self.set_status(card, status, True)
-            yield from self.emit(ctx, "entered", [card, zone])
+            yield from self.emit(ctx, "entered", [card, zone]) if "entered" in self.game.heard \
+                else self.record_emit("entered", [card, zone])
 
     def native_move_cards(self, ctx: rt.Ctx, cards: Any, zone: Any) -> Iterator[Any]:
         return self._move(ctx, cards, zone, top=False)
@@ -994,3 +1001,6 @@ class Match:
 
 class _NotAnOption(Exception):
     pass
+
+
+_NOTHING: tuple[Any, ...] = ()  # `yield from` an empty tuple: a step that yields nothing
