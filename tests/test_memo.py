@@ -51,6 +51,8 @@ def test_purity_keeps_dice_randomness_and_untracked_reads_out(tmp_path: Path) ->
     # only functions that read who acts are keyed by the actor
     assert pure["my_gold"].reads_actor and pure["mine"].reads_actor
     assert not pure["units_in_play"].reads_actor and not pure["strongest"].reads_actor
+    # a scan is worth remembering; a single read is cheaper to do again than to look up
+    assert pure["units_in_play"].worth_it and pure["body_total"].worth_it and not pure["my_gold"].worth_it
 
 
 def test_generated_code_remembers_only_pure_calls(tmp_path: Path) -> None:

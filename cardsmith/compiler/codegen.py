@@ -312,7 +312,7 @@ class BodyWriter:
                 return f"rt.fn_{ident(e.func, '')}(m, ctx{', ' if args else ''}{args})"
             body = e.func in self.gen.body_functions
             purity = self.gen.pure.get(e.func)
-            if purity is not None:  # remembered while the state is unchanged (purity.py)
+            if purity is not None and purity.worth_it:  # remembered while the state is unchanged (purity.py)
                 helper = "rt.memo_body" if body else "rt.memo"
                 return f"{helper}(m, ctx, {ident(e.func, 'F_')}, {purity.reads_actor!r}{', ' if args else ''}{args})"
             call = f"{ident(e.func, 'F_')}(m, ctx{', ' if args else ''}{args})"

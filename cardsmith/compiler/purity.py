@@ -41,9 +41,27 @@ _CHANGES = (ir.Roll, ir.Choose, ir.ChooseOne, ir.Simultaneously, ir.Emit, ir.Inv
 
 @dataclass(frozen=True)
 class Purity:
-    """A function that may be remembered; `reads_actor`: its result depends on who acts."""
+    """A function that may be remembered; `reads_actor`: its result depends on who acts;
+    `worth_it`: computing it costs more than looking it up (see `_worth_remembering`)."""
 
     reads_actor: bool
+    worth_it: bool = True
+
+
+# A remembered result costs a key and a lookup, and a miss for every new argument: a
+# function of a few reads and sums (`slot(c) = (c.value - 1) % 3 + 1`, `in_play(c) =
+# on_table(c.zone)`) is cheaper to compute again, and its callee may be remembered itself.
+_SMALL = 12
+
+
+def _worth_remembering(decl: ir.FunctionDecl) -> bool:
+    """Does it scan (a query, a loop), or is it more than a few operations?"""
+    size = 0
+    for node in nodes([decl.expr, decl.body]):
+        if isinstance(node, ir.Query | ir.ForEach | ir.While | ir.Repeat):
+            return True
+        size += 3 if isinstance(node, ir.Call) else 1
+    return size >= _SMALL
 
 
 def nodes(node: object) -> Iterator[BaseModel]:
@@ -116,4 +134,5 @@ def pure_functions(game: ir.Game) -> dict[str, Purity]:
                 if name not in actor_set and callee in actor_set:
                     actor_set.add(name)
                     changed = True
-    return {name: Purity(name in actor_set) for name in sorted(pure_set)}
+    decls = {f.name: f for f in game.functions}
+    return {name: Purity(name in actor_set, _worth_remembering(decls[name])) for name in sorted(pure_set)}

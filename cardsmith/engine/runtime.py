@@ -785,6 +785,11 @@ def _items(value: Any) -> list[Any]:
 
 
 def fn_count(m: Match, ctx: Ctx, items: Any) -> int:
+    t = type(items)
+    if t is list or t is tuple:
+        return len(items)
+    if t is Zone:
+        return len(items.cards)
     return len(_items(items))
 
 
@@ -812,7 +817,7 @@ def fn_any(m: Match, ctx: Ctx, items: Any) -> bool:
 
 
 def fn_size(m: Match, ctx: Ctx, zone: Any) -> int:
-    return len(_items(zone))
+    return fn_count(m, ctx, zone)
 
 
 def fn_first(m: Match, ctx: Ctx, items: Any) -> Any:
