@@ -67,7 +67,8 @@ def main() -> int:
             rows.append((f"cardsmith {game_id}", *bench_cardsmith(game_id, args.matches)))
     baselines = {}
     for env_name in ("uno", "gin-rummy"):
-        got = bench_rlcard(env_name, args.matches)
+        with paused_gc():  # timed as cardsmith is: the cyclic GC paused on both sides
+            got = bench_rlcard(env_name, args.matches)
         if got is not None:
             baselines[env_name] = got[0]
             rows.append((f"RLCard {env_name}", *got))
