@@ -14,17 +14,23 @@ from __future__ import annotations
 import argparse
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from cardsmith.engine.agents import RandomAgent, play_out
 from cardsmith.engine.decks import decks_for
 from cardsmith.engine.flow import PlayedMatch
 from cardsmith.engine.game import load
+from cardsmith.engine.simulate import save_trace
 
 GAMES = "kingdom_combat,combat_cards,kingdom_cards"
 
 
+TRACES = Path("soak-traces")
+
+
 def one_match(game_id: str, seed: int) -> tuple[int, int, str | None, str]:
-    """(seed, actions, problem or None, how it ended) — the same seeds as tests/test_soak.py."""
+    """(seed, actions, problem or None, how it ended) — the same seeds as tests/test_soak.py.
+    A failing match's log is saved under soak-traces/ for `cardsmith replay`."""
     game = load(game_id)
     players = max(2, game.ir.game.players_min)
     match = PlayedMatch(game, seed=seed, players=players, decks=decks_for(game, players, None))
@@ -35,6 +41,8 @@ def one_match(game_id: str, seed: int) -> tuple[int, int, str | None, str]:
         problem = f"seed {seed}: {match.error or 'did not end'}"
     elif not (match.winners or match.drawn or game.ir.scoring is not None):
         problem = f"seed {seed}: ended without a result"
+    if problem is not None:
+        save_trace(match, actions, TRACES)
     ending = "draw" if match.drawn else ("win" if match.winners else "other")
     return seed, actions, problem, ending
 

@@ -270,10 +270,9 @@ def play(
     applied = play_out(match, agents, max_actions=max_actions)
     result = {**match.result, "actions": applied, "seed": seed}
     if log is not None:
-        from cardsmith.engine.replay import encode
+        from cardsmith.engine.replay import log_lines
 
-        lines = [encode(entry) for entry in match.log]
-        lines.append(encode({"event": "result", **result}))
+        lines = log_lines(match, applied)
         write_text_atomic(log, "\n".join(lines) + "\n")
         _err(f"wrote {log} ({len(lines)} events)")
     typer.echo(json.dumps(result, default=str))
@@ -327,6 +326,8 @@ def replay(
     try:
         result = run_replay(lines, game)
     except LoadError as exc:
+        if game is None:  # the log names its game by id: a game outside the library needs --game
+            _err("note: a log names its game by id; for a game folder, pass --game FOLDER")
         raise _usage_error(exc) from None
     if result.ok:
         _err(f"{log}: {result.message}")
@@ -348,8 +349,13 @@ def simulate(
     = "random",
     deck: Annotated[list[Path] | None, typer.Option("--deck", help="a decklist per seat (default: library decks)")]
     = None,
+    traces: Annotated[Path, typer.Option("--traces", help="where the logs of failing matches are saved")]
+    = Path("cardsmith-traces"),
 ) -> None:
-    """Play many matches between agents; print wins, draws, lengths, card stats."""
+    """Play many matches between agents; print wins, draws, lengths, card stats.
+
+    A match that fails (a rules error, no end) has its log saved under --traces, ready
+    for `cardsmith replay`."""
     from rich.console import Console
     from rich.progress import Progress
 
@@ -370,8 +376,11 @@ def simulate(
             raise typer.Exit(EXIT_USAGE)
         decks = _decks(game, count, deck)
         results = run(target, games, seed, players, mode, jobs, agents=kinds, decks=decks,
-                      progress=lambda n: bar.advance(task, n))
+                      progress=lambda n: bar.advance(task, n), traces=traces)
     stats = statistics(results, count)
+    saved = [r.trace for r in results if r.trace is not None]
+    if saved:
+        _err(f"saved the logs of {len(saved)} failing match(es) in {traces} (cardsmith replay FILE re-runs one)")
     if as_json:
         typer.echo(json.dumps(stats, indent=2))
     else:

@@ -315,6 +315,41 @@ def test_simulate_reports_balance() -> None:
     assert simulate("combat_cards", 2, seed=3)[1].turns == results[3].turns
 
 
+BROKEN_GAME = """
+game "Broken" {
+  id: broken
+  players: 2
+}
+counter x shared { start: 0 }
+action wait "Wait" {
+  during: main
+}
+turn {
+  stage main { actions: wait }
+  stage upkeep {
+    if turn_number > 2 { set x to 1 / x }
+  }
+}
+"""
+
+
+def test_failing_simulated_matches_are_saved_as_replayable_traces(tmp_path: Path) -> None:
+    folder = write_game(tmp_path / "broken", {"rules.cards": BROKEN_GAME})
+    traces = tmp_path / "traces"
+    run = [sys.executable, "-m", "cardsmith"]
+    done = subprocess.run([*run, "simulate", str(folder), "-n", "2", "--traces", str(traces)], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 1 and "errors: 2" in done.stdout and "saved the logs of 2" in done.stderr
+    saved = sorted(traces.glob("*.jsonl"))
+    assert [p.name for p in saved] == ["broken-seed1.jsonl", "broken-seed2.jsonl"]
+    assert "division by zero" in saved[0].read_text().splitlines()[-1]
+    again = subprocess.run([*run, "replay", str(saved[0]), "--game", str(folder)], capture_output=True, text=True,
+                           timeout=300)
+    assert again.returncode == 0 and "verified" in again.stderr
+    by_id = subprocess.run([*run, "replay", str(saved[0])], capture_output=True, text=True, timeout=300)
+    assert by_id.returncode == 2 and "--game FOLDER" in by_id.stderr
+
+
 def test_greedy_and_human_agents() -> None:
     from cardsmith.engine.agents import GreedyAgent, HumanAgent, RandomAgent, play_out
     from cardsmith.engine.flow import PlayedMatch

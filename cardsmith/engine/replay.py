@@ -27,6 +27,13 @@ def encode(entry: dict[str, Any]) -> str:
     return json.dumps(entry, default=str, sort_keys=True)
 
 
+def log_lines(match: PlayedMatch, actions: int) -> list[str]:
+    """A played match's log as written to a file: every event, then the result — what
+    `cardsmith replay` re-runs and compares, line by line."""
+    result = {**match.result, "actions": actions, "seed": match.seed}
+    return [*(encode(entry) for entry in match.log), encode({"event": "result", **result})]
+
+
 def replay(lines: list[str], game_override: str | None = None) -> ReplayResult:
     entries: list[dict[str, Any]] = []
     for number, line in enumerate(lines, 1):

@@ -10,11 +10,14 @@ from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from cardsmith.engine.agents import make_agent, play_out
 from cardsmith.engine.flow import PlayedMatch
 from cardsmith.engine.game import load
+from cardsmith.engine.replay import log_lines
+from cardsmith.util.atomic import write_text_atomic
 
 
 @dataclass
@@ -26,10 +29,12 @@ class MatchSummary:
     actions: int
     error: str | None
     played: list[tuple[int, str]] = field(default_factory=list)
+    trace: str | None = None  # the saved log of a failing match
 
 
 def play_one(target: str, seed: int, players: int | None, mode: str | None, max_actions: int,
-             agents: tuple[str, ...] = ("random",), decks: list[list[str]] | None = None) -> MatchSummary:
+             agents: tuple[str, ...] = ("random",), decks: list[list[str]] | None = None,
+             traces: str | None = None) -> MatchSummary:
     game = load(target)
     count = players if players is not None else game.ir.game.players_min
     match = PlayedMatch(game, seed=seed, players=count, mode=mode, decks=decks)
@@ -37,21 +42,35 @@ def play_one(target: str, seed: int, players: int | None, mode: str | None, max_
     applied = play_out(match, [make_agent(kind, seed * 1000 + i) for i, kind in enumerate(kinds)],
                        max_actions=max_actions)
     winners = [p.index for p in match.winners]
-    return MatchSummary(seed, winners, match.drawn, match.turn_number, applied, match.error, match.cards_played)
+    trace = None
+    if traces is not None and (match.error is not None or not match.over):
+        trace = save_trace(match, applied, Path(traces))
+    return MatchSummary(seed, winners, match.drawn, match.turn_number, applied, match.error, match.cards_played,
+                        trace)
+
+
+def save_trace(match: PlayedMatch, actions: int, folder: Path) -> str:
+    """A failing match's log, saved as `cardsmith play --log` writes one, so
+    `cardsmith replay` re-runs it to the failure (seed, decks and action ids are in it)."""
+    path = folder / f"{match.game.ir.game.id}-seed{match.seed}.jsonl"
+    folder.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(path, "\n".join(log_lines(match, actions)) + "\n")
+    return str(path)
 
 
 def _play_star(args: tuple[str, int, int | None, str | None, int, tuple[str, ...],
-                              list[list[str]] | None]) -> MatchSummary:
+                              list[list[str]] | None, str | None]) -> MatchSummary:
     return play_one(*args)
 
 
 def simulate(target: str, games: int, seed: int = 1, players: int | None = None, mode: str | None = None,
              jobs: int = 1, max_actions: int = 20_000, agents: list[str] | None = None,
              decks: list[list[str]] | None = None,
-             progress: Callable[[int], None] | None = None) -> list[MatchSummary]:
+             progress: Callable[[int], None] | None = None, traces: Path | None = None) -> list[MatchSummary]:
     load(target)  # report a broken game before starting workers
     kinds = tuple(agents or ["random"])
-    tasks = [(target, seed + i, players, mode, max_actions, kinds, decks) for i in range(games)]
+    folder = str(traces) if traces is not None else None
+    tasks = [(target, seed + i, players, mode, max_actions, kinds, decks, folder) for i in range(games)]
     results: list[MatchSummary] = []
     if jobs <= 1:
         for task in tasks:
