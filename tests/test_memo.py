@@ -158,3 +158,22 @@ check "a long game is a draw" {
     while not match.is_over:
         match.apply(match.legal_actions()[0])
     assert match.drawn and match.error is None and match.turn_number <= 5
+
+
+def test_reset_makes_the_printed_card_again_and_rolls_back(tmp_path: Path) -> None:
+    game = CompiledGame(load_game_ir(str(_game(tmp_path))))
+    match = Match(game, seed=3, players=2)
+    p1, p2 = match.players
+    knight = match.create_card("Knight", match.zone("battlefield", None), p1)
+    printed = dict(knight.base)
+    match.set_base(knight, "attack", 9)
+    match.set_card_counter(knight, "damage", 2)
+    match.set_status(knight, "exhausted", True)
+    match.set_attr(knight, "controller", p2)
+    changed = (dict(knight.base), dict(knight.counters), set(knight.statuses), knight.controller)
+    snapshot = match.snapshot_state()
+    match.native_reset_cards(rt.Ctx(p1, None), knight)
+    assert knight.base == printed and knight.counters["damage"] == 0
+    assert not knight.statuses and knight.controller is p1
+    match.restore_state(snapshot)
+    assert (dict(knight.base), dict(knight.counters), set(knight.statuses), knight.controller) == changed

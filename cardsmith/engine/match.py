@@ -861,6 +861,34 @@ class Match:
             self.undoable(self._unremove)
             self.record("removed", card=self.describe(c))
 
+    def native_reset_cards(self, ctx: rt.Ctx, cards: Any) -> None:
+        """Cards become the printed card again (as when a card leaves play in most card
+        games): printed stats and properties, card counters at their start, no statuses,
+        no lasting changes, controlled by their owner. Journaled like every change."""
+        for card in self._cards(cards):
+            definition = card.definition
+            if definition is not None:
+                for field, value in definition.base.items():
+                    if card.base.get(field) != value or type(card.base.get(field)) is not type(value):
+                        self.set_base(card, field, value)
+            for name, start in self._initial_counters("card").items():
+                self.set_card_counter(card, name, start)
+            for status in sorted(card.statuses):
+                self.set_status(card, status, False)
+            if card.modifiers:
+                self._clear_modifiers(card)
+            if card.controller is not card.owner:
+                self.set_attr(card, "controller", card.owner)
+            self.record("reset", card=self.describe(card))
+
+    def _clear_modifiers(self, card: Card) -> None:
+        kept = card.modifiers
+        card.modifiers = []
+
+        def undo() -> None:
+            card.modifiers = kept
+        self.undoable(undo)
+
     def _unremove(self) -> None:
         self.removed_cards -= 1
 
