@@ -315,6 +315,46 @@ def test_simulate_reports_balance() -> None:
     assert simulate("combat_cards", 2, seed=3)[1].turns == results[3].turns
 
 
+LIMITED_GAME = """
+game "Limits" {
+  id: limits
+  players: 2
+}
+counter gold per player { start: 0 }
+action take_gold "Take a gold" {
+  during: main
+  limit: 2
+  gain 1 gold
+}
+turn {
+  stage main { actions: take_gold }
+}
+check "rich" {
+  for each p in players { if p.gold >= 5 { p wins the game } }
+}
+scenario "a limit of 2 per turn" {
+  perform take_gold by player1
+  perform take_gold by player1
+  expect illegal take_gold by player1
+  expect player1.gold == 2
+}
+"""
+
+
+def test_an_action_limit_counts_per_player_per_turn(tmp_path: Path) -> None:
+    folder = write_game(tmp_path / "limits", {"rules.cards": LIMITED_GAME})
+    assert all(r.passed for r in run_scenarios(str(folder)))
+    match = CompiledGame(load_game_ir(str(folder))).new_match(seed=1)
+    offered = []
+    while not match.is_over:
+        actions = match.legal_actions()
+        offered.append((match.turn_number, [a.description for a in actions]))
+        match.apply(actions[0])
+    turn_one = [names for turn, names in offered if turn == 1]
+    assert turn_one == [["Take a gold", "pass"], ["Take a gold", "pass"], ["pass"]]
+    assert match.winner is match.players[0] and match.players[0].counters["gold"] == 5
+
+
 BROKEN_GAME = """
 game "Broken" {
   id: broken
@@ -394,3 +434,33 @@ def test_determinize_guesses_hidden_cards_and_rolls_back() -> None:
     match.restore_state(snapshot)
     assert match.state_summary() == before
     assert changed, "the opponent's hidden cards were never reshuffled"
+
+
+@pytest.mark.parametrize("game_id", ["kingdom_cards", "kingdom_combat"])
+def test_option_blind_probing_finds_the_same_legal_moves(game_id: str) -> None:
+    """One run deciding every option of a last choice (compiler/actions.py) must offer
+    exactly what trying each option offers, in the same order."""
+    from cardsmith.engine.agents import RandomAgent
+    from cardsmith.engine.game import load
+
+    game = load(game_id)
+    assert game.option_blind  # the shortcut is in use in this game
+    match = game.new_match(seed=7)
+    agents = [RandomAgent(3), RandomAgent(4)]
+    compared = 0
+    for _ in range(150):
+        if match.is_over:
+            break
+        actions = match.legal_actions()
+        if any(isinstance(a.payload, tuple) and a.payload[0] in game.option_blind for a in actions):
+            saved, game.option_blind = game.option_blind, {}
+            try:
+                match._cached = None
+                full = [a.description for a in match.legal_actions()]
+            finally:
+                game.option_blind = saved
+                match._cached = None
+            assert [a.description for a in match.legal_actions()] == full
+            compared += 1
+        match.apply(agents[actions[0].player].choose(match, match.legal_actions()))
+    assert compared > 5

@@ -622,6 +622,9 @@ class CodeGenerator:
             writer.stmt(stmt, scope)
         self.functions.append(Function(ident(a.name, "A_"), [], _origin(a, f"action {a.name}"), writer.text()))
         self.handlers.append((repr(("action", a.name)), ident(a.name, "A_")))
+        if a.limit is not None:  # how many times a player may take it in a turn
+            self.add_expr(("action", a.name, "limit"), ident(a.name, "L_"), [], _origin(a, f"limit of {a.name}"),
+                          a.limit, Scope())
 
     def stage(self, scope_kind: str, stage: ir.StageDecl, parents: list[str]) -> None:
         path = [*parents, stage.name]

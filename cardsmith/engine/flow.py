@@ -279,6 +279,7 @@ class PlayedMatch(Match):
 
     def _turn(self, flow: ir.FlowDecl, player: Player) -> Generator[Any, Any, None]:
         ctx = rt.Ctx(player, None)
+        self.taken.clear()  # action limits count per turn
         yield from self.emit(ctx, "turn_started", [player]) if "turn_started" in self.game.heard \
             else self.record_emit("turn_started", [player])
         yield from self._stages(flow, "turn", player)
@@ -313,6 +314,7 @@ class PlayedMatch(Match):
                 if reply is None or reply == "pass":
                     break
                 action_name, choices = reply
+                self.count_taken(action_name, player)
                 yield from self._take(action_name, player, choices)
                 yield from self.run_checks()
         yield from self.emit(ctx, "stage_ended", [stage.name]) if "stage_ended" in self.game.heard \
@@ -385,7 +387,7 @@ class PlayedMatch(Match):
             if name == "pass":
                 continue
             decl = self.game.actions.get(name)
-            if decl is None or decl.by not in ("current", "any"):
+            if decl is None or decl.by not in ("current", "any") or not self.within_limit(name, window.player):
                 continue
             for choices in self._probe(name, window.player):
                 described = ", ".join(str(self.describe(c)) for c in choices)
@@ -395,7 +397,13 @@ class PlayedMatch(Match):
         return out
 
     def _probe(self, action: str, player: Player) -> list[list[Any]]:
-        """Every parameter combination for which the action is legal (condition + cost)."""
+        """Every parameter combination for which the action is legal (condition + cost).
+
+        Breadth first, one run of the action per prefix of answers. When the action's
+        legality cannot depend on the answer to its last choice
+        (compiler/actions.option_blind_parameters), one run with the first option of that
+        choice decides for all of them — the same list, in the same order."""
+        last = self.game.option_blind.get(action)
         found: list[list[Any]] = []
         frontier: list[list[Any]] = [[]]
         while frontier and len(found) < MAX_COMBINATIONS:
@@ -404,8 +412,12 @@ class PlayedMatch(Match):
             if outcome is True:
                 found.append(prefix)
             elif isinstance(outcome, list):
-                frontier.extend([*prefix, option] for option in outcome)
-        return found
+                if last is not None and len(prefix) == last - 1:
+                    if outcome and self._try(action, player, [*prefix, outcome[0]]) is True:
+                        found.extend([*prefix, option] for option in outcome)
+                else:
+                    frontier.extend([*prefix, option] for option in outcome)
+        return found[:MAX_COMBINATIONS]
 
     def _try(self, action: str, player: Player, prefix: list[Any]) -> bool | list[Any]:
         """Run the action up to its payment with these choices, then roll everything back.

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from cardsmith import __version__
+from cardsmith.compiler.actions import option_blind_parameters
 from cardsmith.compiler.api import load_game_ir, read_files
 from cardsmith.compiler.cache import cache_dir
 from cardsmith.compiler.cache import key_for as cache_key
@@ -117,6 +118,8 @@ class CompiledGame:
         self.procedures = {p.name: p for p in game.procedures}
         self.events = {e.name: e for e in game.events}
         self.actions = {a.name: a for a in game.actions}
+        # actions whose legality does not depend on the answer to their last choice
+        self.option_blind = {a.name: lead for a in game.actions if (lead := option_blind_parameters(a)) is not None}
         self.cardtypes = {t.name: t for t in game.cardtypes}
         self.nouns: dict[str, str | None] = {"card": None, "cards": None}
         for t in game.cardtypes:

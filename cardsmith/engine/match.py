@@ -83,6 +83,8 @@ class Match:
         self._versions = itertools.count(1)
         self.version = 0
         self.memo: dict[Any, Any] = {}
+        # how many times each player took each action this turn (for an action's `limit`)
+        self.taken: dict[tuple[str, int], int] = {}
         # while probing a move: (action, actor seat, answers so far), and the options of
         # the choices reached (see rt.probed_options)
         self.probe_path: tuple[Any, ...] | None = None
@@ -516,8 +518,10 @@ class Match:
         self.script = list(choosing)
         self.current = actor or self.current
         program = self.game.handlers[("action", action)](self, ctx)
-        legal = True
+        legal = actor is None or self.within_limit(action, actor)
         try:
+            if not legal:
+                raise rt.NotLegal(action)
             reply: Any = None
             while True:
                 request = program.send(reply)
@@ -536,6 +540,8 @@ class Match:
             self.record("illegal", action=action, player=self.describe(actor))
             return None
         self.commit_state(snapshot)
+        if actor is not None:
+            self.count_taken(action, actor)
         self.record("action", action=action, player=self.describe(actor))
         if self.game.actions[action].speed in ("stack", "instant"):
             # its effect waits on the stack: a following stack action responds to it
@@ -552,6 +558,17 @@ class Match:
         finally:
             self.script, self.current = saved_script, saved_current
         return None
+
+    def within_limit(self, action: str, player: Player) -> bool:
+        """May `player` take `action` again this turn (its `limit:`, if it has one)?"""
+        if self.game.actions[action].limit is None:
+            return True
+        limit = self.game.handlers[("action", action, "limit")](self, rt.Ctx(player, None))
+        return self.taken.get((action, player.index), 0) < rt.whole(self, limit)
+
+    def count_taken(self, action: str, player: Player) -> None:
+        key = (action, player.index)
+        self.taken[key] = self.taken.get(key, 0) + 1
 
     def snapshot_state(self) -> Any:
         """Start recording inverses of every change (see `journal`)."""
@@ -944,6 +961,7 @@ class Match:
         self.end_turn_requested = False
         player = self.current or self.players[0]
         ctx = rt.Ctx(player, None)
+        self.taken.clear()
         yield from self.resolve_stack()
         yield from self.emit(ctx, "turn_ended", [player])
         self._expire("turn")
