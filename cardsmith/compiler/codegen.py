@@ -21,6 +21,7 @@ from fractions import Fraction
 import jinja2
 
 from cardsmith.compiler.purity import pure_functions
+from cardsmith.compiler.symbols import hooked_procedures
 from cardsmith.dsl import ir
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -191,10 +192,7 @@ class BodyWriter:
             self.line("yield rt.EndSimultaneous()")
         elif isinstance(s, ir.Emit):
             args = ", ".join(self.expr(a, scope) for a in s.args)
-            if s.event in self.gen.heard:
-                self.line(f"yield from rt.emit(m, ctx, {s.event!r}, [{args}])")
-            else:  # nothing in the game reacts to it: it is only logged
-                self.line(f"m.record_emit({s.event!r}, [{args}])")
+            self.line(f"yield from rt.emit(m, ctx, {s.event!r}, [{args}])")
         elif isinstance(s, ir.Cancel):
             self.line("raise rt.Cancelled()")
         elif isinstance(s, ir.Return):
@@ -440,13 +438,7 @@ class CodeGenerator:
         self.pure = pure_functions(game)
         self.procedures = {p.name: p for p in game.procedures}
         # procedures some rule, card or keyword hooks: calls to them go through the engine
-        self.hooked = {h.procedure for h in game.hooks}
-        # events some rule, card or keyword triggers on (others are only logged)
-        self.heard = {t.event for t in game.triggers}
-        for abilities in [c.abilities for c in game.cards] + [k.abilities for k in game.keywords]:
-            self.heard.update(a.event for a in abilities if isinstance(a, ir.Trigger))
-        for abilities in [c.abilities for c in game.cards] + [k.abilities for k in game.keywords]:
-            self.hooked.update(a.procedure for a in abilities if isinstance(a, ir.Hook))
+        self.hooked = hooked_procedures(game)
         self.name_params: dict[str, dict[int, str]] = {}
         for f in game.functions:
             for i, p in enumerate(f.params):

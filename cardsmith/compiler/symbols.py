@@ -154,3 +154,13 @@ def _field_type(declared: str, symbols: Symbols) -> str:
     if declared in symbols.enums:
         return f"enum:{declared}"
     return declared if declared in TYPE_NAMES else "any"
+
+
+def hooked_procedures(game: ir.Game) -> set[str]:
+    """Procedures some rule, card or keyword hooks (before / instead / after): only a call
+    to one of these can be changed by something in play, so only these go through the
+    engine's hook lookup (codegen calls every other one straight)."""
+    hooked = {h.procedure for h in game.hooks}
+    for abilities in [c.abilities for c in game.cards] + [k.abilities for k in game.keywords]:
+        hooked.update(a.procedure for a in abilities if isinstance(a, ir.Hook))
+    return hooked

@@ -280,11 +280,9 @@ class PlayedMatch(Match):
     def _turn(self, flow: ir.FlowDecl, player: Player) -> Generator[Any, Any, None]:
         ctx = rt.Ctx(player, None)
         self.taken.clear()  # action limits count per turn
-        yield from self.emit(ctx, "turn_started", [player]) if "turn_started" in self.game.heard \
-            else self.record_emit("turn_started", [player])
+        yield from self.emit(ctx, "turn_started", [player])
         yield from self._stages(flow, "turn", player)
-        yield from self.emit(ctx, "turn_ended", [player]) if "turn_ended" in self.game.heard \
-            else self.record_emit("turn_ended", [player])
+        yield from self.emit(ctx, "turn_ended", [player])
         self._expire("turn")
 
     def _stages(self, flow: ir.FlowDecl, scope: str, player: Player) -> Generator[Any, Any, None]:
@@ -297,8 +295,7 @@ class PlayedMatch(Match):
     def _stage(self, stage: ir.StageDecl, scope: str, path: list[str], player: Player) -> Generator[Any, Any, None]:
         ctx = rt.Ctx(player, None)
         self.stage_name = stage.name
-        yield from self.emit(ctx, "stage_started", [stage.name]) if "stage_started" in self.game.heard \
-            else self.record_emit("stage_started", [stage.name])
+        yield from self.emit(ctx, "stage_started", [stage.name])
         yield from self.game.handlers[("stage", scope, *path)](self, ctx)
         yield from self.run_checks()
         for step in stage.steps:
@@ -317,8 +314,7 @@ class PlayedMatch(Match):
                 self.count_taken(action_name, player)
                 yield from self._take(action_name, player, choices)
                 yield from self.run_checks()
-        yield from self.emit(ctx, "stage_ended", [stage.name]) if "stage_ended" in self.game.heard \
-            else self.record_emit("stage_ended", [stage.name])
+        yield from self.emit(ctx, "stage_ended", [stage.name])
         self._expire(stage.name)
 
     def _take(self, action: str, player: Player, choices: list[Any]) -> Generator[Any, Any, None]:
@@ -341,7 +337,6 @@ class PlayedMatch(Match):
                 reply = yield request
             except rt.Fizzled as fizzled:
                 reply = fizzled
-
 
     # ---------------------------------------------------------------- legal actions
     def _actions_for(self, request: Any) -> list[Action]:

@@ -26,6 +26,7 @@ from cardsmith.compiler.cache import key_for as cache_key
 from cardsmith.compiler.codegen import generate
 from cardsmith.compiler.loader import resolve
 from cardsmith.compiler.static_eval import EnumVal, NotStatic, StaticEnv
+from cardsmith.compiler.symbols import hooked_procedures
 from cardsmith.compiler.text import card_text
 from cardsmith.dsl import ir
 from cardsmith.engine.state import EnumValue
@@ -94,10 +95,10 @@ def compiled_handlers(game: ir.Game, key: str | None) -> tuple[str, Any]:
 def handlers_key(files: list[tuple[str, bytes]]) -> str:
     """Game files + cardsmith version (in key_for) + bytecode magic + the generator's own
     source, so a changed code generator never serves a stale module."""
-    from cardsmith.compiler import codegen, purity
+    from cardsmith.compiler import codegen, purity, symbols
 
     generator = hashlib.sha256(b"".join(Path(str(module.__file__)).read_bytes()
-                                        for module in (codegen, purity))).hexdigest()
+                                        for module in (codegen, purity, symbols))).hexdigest()
     return cache_key(files, f"handlers {importlib.util.MAGIC_NUMBER.hex()} {generator}")
 
 
@@ -167,7 +168,7 @@ class CompiledGame:
         self._reactions: dict[tuple[str, str], list[tuple[Any, list[str], str | None, list[Any] | None]]] = {}
         # procedures that some rule or card hooks (before / instead / after): only a call
         # to one of these needs to look for hooks
-        self.hooked = {h.procedure for h in game.hooks} | set(self.hookers)
+        self.hooked = hooked_procedures(game)
         # events some rule, card or keyword reacts to: any other is only logged
         self.heard = {t.event for t in game.triggers} | set(self.listeners)
         self.bounds = {c.name: (self._static(c.min), self._static(c.max)) for c in game.counters}

@@ -332,13 +332,7 @@ class Match:
             raise rt.RulesError(f"procedure {name!r} (line {proc.span.line}) calls itself without end")
         if name not in self.game.hooked:  # nothing can change this call: run it straight
             try:
-                if proc.native:
-                    result = self.natives[name](ctx, **full)
-                    if result is not None and hasattr(result, "__next__"):
-                        result = yield from result
-                    return result
-                handler = self.game.handlers[("procedure", name)]
-                return (yield from handler(self, ctx, *[full[p.name] for p in proc.params]))
+                return (yield from self._call_body(proc, ctx, full))
             finally:
                 self.depth -= 1
         try:
@@ -354,18 +348,22 @@ class Match:
                 with contextlib.suppress(rt.Cancelled):
                     yield from handler(self, hook_ctx, full)
                 return None
-            if proc.native:
-                result = self.natives[name](ctx, **full)
-                if result is not None and hasattr(result, "__next__"):
-                    result = yield from result
-            else:
-                handler = self.game.handlers[("procedure", name)]
-                result = yield from handler(self, ctx, *[full[p.name] for p in proc.params])
+            result = yield from self._call_body(proc, ctx, full)
             for _who, handler, hook_ctx in self._hooks(name, "after", ctx):
                 yield from handler(self, hook_ctx, full)
             return result
         finally:
             self.depth -= 1
+
+    def _call_body(self, proc: ir.ProcedureDecl, ctx: rt.Ctx, args: dict[str, Any]) -> Generator[Any, Any, Any]:
+        """A procedure itself, without its hooks: the engine's native, or its compiled body."""
+        if proc.native:
+            result = self.natives[proc.name](ctx, **args)
+            if result is not None and hasattr(result, "__next__"):
+                result = yield from result
+            return result
+        handler = self.game.handlers[("procedure", proc.name)]
+        return (yield from handler(self, ctx, *[args[p.name] for p in proc.params]))
 
     @functools.cached_property
     def natives(self) -> dict[str, Callable[..., Any]]:
@@ -436,20 +434,19 @@ class Match:
         handler: Callable[..., Any] = self.game.keyword_handler(keyword, index, *suffix)
         return handler
 
-    def record_emit(self, event: str, args: list[Any]) -> Iterable[Any]:
-        """An event nothing in the game reacts to: only logged (no generator to run)."""
+    def emit(self, ctx: rt.Ctx, event: str, args: list[Any]) -> Iterable[Any]:
+        """An event happened: logged; then the game's triggers react, then those of the
+        cards (in zone order) whose trigger's zones hold them. An event nothing in the game
+        reacts to costs no generator: `yield from` gets an empty tuple."""
         self.record("emit", name=event, args=[self.describe(a) for a in args])
-        return _NOTHING
+        if event not in self.game.heard:
+            return _NOTHING
+        return self._react(ctx, event, args)
 
-    def emit(self, ctx: rt.Ctx, event: str, args: list[Any]) -> Iterator[Any]:
-        """An event happened: the game's triggers react, then those of the cards (in
-        zone order) whose trigger's zones hold them."""
-        self.record("emit", name=event, args=[self.describe(a) for a in args])
+    def _react(self, ctx: rt.Ctx, event: str, args: list[Any]) -> Iterator[Any]:
         game = self.game
         rule_triggers = game.triggers.get(event)
         listening = game.listeners.get(event)
-        if rule_triggers is None and not listening:
-            return None
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise rt.RulesError(f"event {event!r} sets off triggers that set it off again without end")
@@ -787,14 +784,12 @@ class Match:
             self._place(card, zone, top=top or zone.ordered)
             self.record("move", card=self.describe(card), to=self.describe(zone))
             if old is not None:
-                yield from self.emit(ctx, "left", [card, old]) if "left" in self.game.heard \
-                else self.record_emit("left", [card, old])
+                yield from self.emit(ctx, "left", [card, old])
             ctype = self.game.cardtypes.get(card.type)
             if ctype is not None and ctype.enters == zone.name:
                 for status in ctype.enters_with:
                     self.set_status(card, status, True)
-            yield from self.emit(ctx, "entered", [card, zone]) if "entered" in self.game.heard \
-                else self.record_emit("entered", [card, zone])
+            yield from self.emit(ctx, "entered", [card, zone])
 
     def native_move_cards(self, ctx: rt.Ctx, cards: Any, zone: Any) -> Iterator[Any]:
         return self._move(ctx, cards, zone, top=False)

@@ -702,7 +702,7 @@ def invoke(m: Match, ctx: Ctx, procedure: str, args: dict[str, Any]) -> Iterator
     return m.invoke(ctx, procedure, args)
 
 
-def emit(m: Match, ctx: Ctx, event: str, args: list[Any]) -> Iterator[Any]:
+def emit(m: Match, ctx: Ctx, event: str, args: list[Any]) -> Iterable[Any]:
     return m.emit(ctx, event, args)
 
 
