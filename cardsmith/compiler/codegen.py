@@ -20,7 +20,8 @@ from fractions import Fraction
 
 import jinja2
 
-from cardsmith.compiler.purity import pure_functions
+from cardsmith.compiler import queryplan
+from cardsmith.compiler.purity import nodes, pure_functions
 from cardsmith.compiler.symbols import hooked_procedures
 from cardsmith.dsl import ir
 
@@ -78,9 +79,19 @@ class Scope:
     """Names visible in a body: locals (Python variables) and what they are."""
 
     locals: set[str] = field(default_factory=set)
+    # locals certainly holding a card (a query's `it`, a loop over a card query): their
+    # built-in fields and statuses are read straight off the engine's Card object
+    cards: set[str] = field(default_factory=set)
 
     def child(self) -> Scope:
-        return Scope(set(self.locals))
+        return Scope(set(self.locals), set(self.cards))
+
+    def bind(self, name: str, card: bool = False) -> None:
+        self.locals.add(name)
+        if card:
+            self.cards.add(name)
+        else:
+            self.cards.discard(name)
 
 
 def comment_text(text: str) -> str:
@@ -147,7 +158,7 @@ class BodyWriter:
             self.line(f"m.last_line = {s.span.line!r}")
         if isinstance(s, ir.Let):
             value = self.expr(s.value, scope)
-            scope.locals.add(s.name)
+            scope.bind(s.name)
             self.line(f"{ident(s.name)} = {value}")
         elif isinstance(s, ir.Assign):
             self.assign(s, scope)
@@ -162,8 +173,10 @@ class BodyWriter:
         elif isinstance(s, ir.ForEach):
             source = self.expr(s.source, scope)
             inner = scope.child()
-            inner.locals.add(s.var)
-            if isinstance(s.source, ir.Query) and s.source.det in ("each", "every", "all"):
+            each = isinstance(s.source, ir.Query) and s.source.det in ("each", "every", "all")
+            inner.bind(s.var, card=each and isinstance(s.source, ir.Query)
+                       and s.source.noun.lower() not in _PLAYER_NOUNS)
+            if each:
                 self.line(f"for {ident(s.var)} in {source}:")  # a query's result is always a new list
             else:
                 self.line(f"for {ident(s.var)} in rt.iterate(m, {source}):")
@@ -269,10 +282,10 @@ class BodyWriter:
         where = "None"
         if s.condition is not None:
             inner = scope.child()
-            inner.locals.add("it")
+            inner.bind("it")
             where = f"(lambda v_it: {self.expr(s.condition, inner, decide=False)})"
         n = self.expr(s.count.n, scope) if s.count.n is not None else "None"
-        scope.locals.add(s.var)
+        scope.bind(s.var)
         targeting = isinstance(s.source, ir.Query) and s.source.det == "target"
         site = self.gen.choice_site()
         self.line(f"{ident(s.var)} = yield rt.Choose(m, {by}, rt.probed_options(m, {site!r}, "
@@ -303,7 +316,7 @@ class BodyWriter:
         if isinstance(e, ir.Ref):
             return self.ref(e.name, scope)
         if isinstance(e, ir.Attr):
-            return f"rt.attr(m, {self.expr(e.obj, scope)}, {e.name!r})"
+            return self.attr(e, scope)
         if isinstance(e, ir.Call):
             args = ", ".join(self.call_arg(e.func, i, a, scope) for i, a in enumerate(e.args))
             if e.func in self.gen.native_functions:
@@ -350,6 +363,32 @@ class BodyWriter:
             return self.query(e, scope, decide)
         raise CodegenError(f"cannot compile {type(e).__name__}")
 
+    def attr(self, e: ir.Attr, scope: Scope) -> str:
+        """`x.field`. Where the game gives the name one meaning for every card (a built-in
+        like zone or controller, a status) or player (a zone of theirs), the read skips
+        rt.attr's search: straight off a certain card, else through a helper that checks
+        the type first and falls back to rt.attr."""
+        obj = self.expr(e.obj, scope)
+        kind = self.gen.field_kinds.get(e.name)
+        certain = isinstance(e.obj, ir.Ref) and e.obj.name in scope.cards
+        if kind == "builtin":
+            return f"{obj}.{e.name}" if certain else f"rt.card_builtin(m, {obj}, {e.name!r})"
+        if kind == "status":
+            return f"({e.name!r} in {obj}.statuses)" if certain else f"rt.card_status(m, {obj}, {e.name!r})"
+        if kind == "player_zone":
+            return f"rt.player_zone(m, {obj}, {e.name!r})"
+        return f"rt.attr(m, {obj}, {e.name!r})"
+
+    def identity(self, e: ir.Expr, scope: Scope) -> bool:
+        """Is `e` certainly a card, player or zone (or none)? Then `==` is `is`."""
+        if isinstance(e, ir.Attr):
+            return (isinstance(e.obj, ir.Ref) and e.obj.name in scope.cards
+                    and self.gen.field_kinds.get(e.name) == "builtin" and e.name in _ENTITY_BUILTINS)
+        if isinstance(e, ir.Ref) and e.name not in scope.locals:
+            return e.name in ("you", "self", "current", "active_player") or (
+                self.gen.name_kinds.get(e.name, ("", ""))[0] == "zone")
+        return isinstance(e, ir.Ref) and e.name in scope.cards
+
     def boolean(self, e: ir.Expr, scope: Scope) -> str:
         """An operand of `and` / `or`: those give true or false, never an operand's value."""
         code = self.expr(e, scope)
@@ -362,6 +401,8 @@ class BodyWriter:
         if e.op in ("==", "!=") and (isinstance(e.left, ir.NoneLit) or isinstance(e.right, ir.NoneLit)):
             other = right if isinstance(e.left, ir.NoneLit) else left
             return f"({other} is {'not ' if e.op == '!=' else ''}None)"
+        if e.op in ("==", "!=") and (self.identity(e.left, scope) or self.identity(e.right, scope)):
+            return f"({left} is {'not ' if e.op == '!=' else ''}{right})"  # as rt.same does for these
         if e.op == "==":
             return f"rt.same({left}, {right})"
         if e.op == "!=":
@@ -387,11 +428,12 @@ class BodyWriter:
 
     def query(self, e: ir.Query, scope: Scope, decide: bool) -> str:
         inner = scope.child()
-        inner.locals.add("it")
+        inner.bind("it", card=e.noun.lower() not in _PLAYER_NOUNS)
         where = f"(lambda v_it: {self.expr(e.where, inner, decide=False)})" if e.where is not None else "None"
         zone = self.expr(e.zone, scope, decide=False) if e.zone is not None else "None"
         count = self.expr(e.count, scope) if e.count is not None else "None"
-        found = (f"rt.query(m, ctx, {e.noun.lower()!r}, {e.adjectives!r}, {zone}, {where})")
+        found = (f"rt.query(m, ctx, {e.noun.lower()!r}, {e.adjectives!r}, {zone}, {where}"
+                 f"{self.zone_plan(e, inner)})")
         if e.det in ("each", "every", "all") or not decide:
             return found
         temp = self.fresh()
@@ -407,6 +449,24 @@ class BodyWriter:
         return temp
 
 
+    def zone_plan(self, e: ir.Query, inner: Scope) -> str:
+        """Extra arguments of rt.query when part of the condition reads a card only by its
+        zone (queryplan.py): that part, asked once per zone, and the rest, asked per card."""
+        if e.where is None or e.noun.lower() in _PLAYER_NOUNS or not self.gen.planner.pure_expr(e.where):
+            return ""
+        by_zone, rest = self.gen.planner.split(e.where, inner.locals)
+        if not by_zone:
+            return ""
+        zone_test = self.expr(queryplan.join(by_zone), inner, decide=False)
+        rest_expr = queryplan.join(rest)
+        card_test = f"(lambda v_it: {self.expr(rest_expr, inner, decide=False)})" if rest_expr is not None else "None"
+        return f", (lambda v_it: {zone_test}), {card_test}"
+
+
+# card built-ins that hold a card, player or zone (or none)
+_ENTITY_BUILTINS = frozenset({"zone", "controller", "owner", "host"})
+_PLAIN_BUILTINS = frozenset({"name", "type", "owner", "controller", "zone", "host", "position", "face_down", "id"})
+_PLAYER_NOUNS = frozenset({"player", "players", "opponent", "opponents"})
 _ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "//": "floordiv", "%": "mod"}
 _ORDER = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 # expressions whose Python value is already True or False
@@ -436,6 +496,7 @@ class CodeGenerator:
         # the request as an error; every other function is a plain Python function
         self.body_functions: set[str] = set()
         self.pure = pure_functions(game)
+        self.planner = queryplan.ZonePlanner(game, self.pure)
         self.procedures = {p.name: p for p in game.procedures}
         # procedures some rule, card or keyword hooks: calls to them go through the engine
         self.hooked = hooked_procedures(game)
@@ -468,6 +529,7 @@ class CodeGenerator:
                               ("param", [(p.name, "") for p in game.params])):
             for entry_name, detail in entries:
                 self.name_kinds[entry_name] = (kind, detail)
+        self.field_kinds = field_kinds(game)
         self.body_functions = {f.name for f in game.functions
                                if not f.native and f.expr is None and self._yields(f)}
 
@@ -681,6 +743,22 @@ class CodeGenerator:
             if a.condition is not None:
                 self.add_expr((*key, "condition"), name + "_cond", [], _origin(a, "static condition"), a.condition,
                               scope.child())
+
+
+def field_kinds(game: ir.Game) -> dict[str, str]:
+    """Field names with one meaning on every card or player, so a read need not search:
+    "builtin" (an attribute of the engine's Card), "status", "player_zone". A name that
+    is also a card stat, a counter or set by some rule keeps the general rt.attr."""
+    counters = {c.name for c in game.counters}
+    card_fields = {f.name for t in game.cardtypes for f in (*t.stats, *t.properties)}
+    statuses = {st.name for st in game.statuses}
+    assigned = {n.target.name for n in nodes(game) if isinstance(n, ir.Assign) and isinstance(n.target, ir.Attr)}
+    taken = counters | card_fields | assigned
+    kinds = {name: "builtin" for name in _PLAIN_BUILTINS - taken - statuses}
+    kinds.update({name: "status" for name in statuses - counters - card_fields})
+    kinds.update({z.name: "player_zone" for z in game.zones
+                  if z.scope == "player" and z.name not in counters | statuses | card_fields})
+    return kinds
 
 
 def generate(game: ir.Game, version: str) -> str:

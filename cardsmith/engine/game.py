@@ -95,10 +95,10 @@ def compiled_handlers(game: ir.Game, key: str | None) -> tuple[str, Any]:
 def handlers_key(files: list[tuple[str, bytes]]) -> str:
     """Game files + cardsmith version (in key_for) + bytecode magic + the generator's own
     source, so a changed code generator never serves a stale module."""
-    from cardsmith.compiler import codegen, purity, symbols
+    from cardsmith.compiler import codegen, purity, queryplan, symbols
 
     generator = hashlib.sha256(b"".join(Path(str(module.__file__)).read_bytes()
-                                        for module in (codegen, purity, symbols))).hexdigest()
+                                        for module in (codegen, purity, queryplan, symbols))).hexdigest()
     return cache_key(files, f"handlers {importlib.util.MAGIC_NUMBER.hex()} {generator}")
 
 

@@ -491,6 +491,31 @@ def attr(m: Match, obj: Any, field: str) -> Any:
     return _attr_other(m, obj, field)
 
 
+def card_builtin(m: Match, obj: Any, field: str) -> Any:
+    """`x.zone`, `x.controller`, ...: a built-in the game gives no other meaning
+    (codegen.field_kinds), read off a card at once; anything else asks attr()."""
+    t = type(obj)
+    if t is Card or (t is Zone and (field == "owner" or field == "name")):
+        return getattr(obj, field)
+    return attr(m, obj, field)
+
+
+def card_status(m: Match, obj: Any, field: str) -> Any:
+    """`x.exhausted` for a status the game gives no other meaning (codegen.field_kinds)."""
+    if type(obj) is Card:
+        return field in obj.statuses
+    return attr(m, obj, field)
+
+
+def player_zone(m: Match, obj: Any, field: str) -> Any:
+    """`p.hand` for a zone every player has, no counter shares the name (codegen.field_kinds)."""
+    if type(obj) is Player:
+        zone = m.zones.get((field, obj.index))
+        if zone is not None:
+            return zone
+    return attr(m, obj, field)
+
+
 def _attr_other(m: Match, obj: Any, field: str) -> Any:
     if isinstance(obj, EnumValue):
         return m.game.enum_props.get((obj.enum, obj.name), {}).get(field)
@@ -622,9 +647,14 @@ def _plain(value: Any) -> Any:
 
 
 def query(m: Match, ctx: Ctx, noun: str, adjectives: list[str], zone: Any,
-          where: Callable[[Any], Any] | None) -> list[Any]:
+          where: Callable[[Any], Any] | None, by_zone: Callable[[Any], Any] | None = None,
+          rest: Callable[[Any], Any] | None = None) -> list[Any]:
     """The cards (or players) a query names, in zone order: of the noun's type, with
-    every adjective, where the condition holds. Always a new list."""
+    every adjective, where the condition holds. Always a new list.
+
+    `by_zone` and `rest`, when the compiler splits the condition (compiler/queryplan.py):
+    the part that reads a card only by its zone, asked once per zone, and the part asked
+    of each card of the zones that pass."""
     noun = noun.lower()
     if noun in ("player", "players", "opponent", "opponents"):
         pool: list[Any] = players(m)
@@ -632,6 +662,11 @@ def query(m: Match, ctx: Ctx, noun: str, adjectives: list[str], zone: Any,
             pool = [p for p in pool if p is not ctx.you]
         return [p for p in pool if where is None or where(p)]
     type_name = m.game.nouns.get(noun)
+    if by_zone is not None and where is not None and not isinstance(zone, list):
+        if zone is None:
+            return _query_by_zone(m, ctx, type_name, adjectives, m.zones.values(), where, by_zone, rest)
+        if type(zone) is Zone:
+            return _query_by_zone(m, ctx, type_name, adjectives, (zone,), where, by_zone, rest)
     if zone is None:
         cards = m.all_cards() if type_name is None else [
             c for z in m.zones.values() for c in z.cards if c.type == type_name]
@@ -646,6 +681,39 @@ def query(m: Match, ctx: Ctx, noun: str, adjectives: list[str], zone: Any,
     if where is not None:
         cards = [c for c in cards if where(c)]
     return cards
+
+
+def _query_by_zone(m: Match, ctx: Ctx, type_name: str | None, adjectives: list[str], zones: Iterable[Zone],
+                   where: Callable[[Any], Any], by_zone: Callable[[Any], Any],
+                   rest: Callable[[Any], Any] | None) -> list[Any]:
+    """query() over whole zones: the zone test is asked of any card of the zone (its
+    answer is the same for every card there), and the zone skipped when it fails — before
+    its cards are even sorted by type. A zone whose test raises is asked card by card with
+    the whole condition, as the query would without a plan."""
+    found: list[Any] = []
+    for z in zones:
+        cards = z.cards
+        if not cards:
+            continue
+        try:
+            passes = bool(by_zone(cards[0]))
+        except Exception:
+            passes = None
+        if passes is False:
+            continue
+        if type_name is not None:
+            cards = [c for c in cards if c.type == type_name]
+        for word in adjectives:
+            if not cards:
+                break
+            cards = [c for c in cards if _has_quality(m, ctx, c, word)]
+        if passes is None:
+            found.extend(c for c in cards if where(c))
+        elif rest is None:
+            found.extend(cards)
+        else:
+            found.extend(c for c in cards if rest(c))
+    return found
 
 
 def _has_quality(m: Match, ctx: Ctx, card: Card, word: str) -> bool:

@@ -1,0 +1,209 @@
+"""Query planning: which parts of a `where` condition depend on a card only by its zone.
+
+Rules ask for cards in play again and again — `a friendly unit where in_play(it) and ...`
+looks at every unit of the match, deck and hand included, and asks each one whether its
+zone is on the table. A condition that reads the card only as `it.zone` (directly, or
+through a pure function whose parameter it reads only as `.zone`) has one answer for every
+card of a zone, so rt.query asks it once per zone, of the zone's first candidate, and skips
+the zones that fail — usually the decks, hands and discard piles, most of the cards.
+
+Sound because such a conjunct is pure (purity.py: no dice, no random picks, no changes)
+and the query keeps only the truth of the whole condition: a conjunction's truth does not
+depend on the order its pure parts are asked in. A zone whose test raises is asked card by
+card with the whole condition, exactly as before (rt.query does that), so a test that the
+original order would have skipped cannot raise where it did not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from pydantic import BaseModel
+
+from cardsmith.compiler.purity import PURE_NATIVES, Purity, nodes
+from cardsmith.dsl import ir
+
+ZONE_FIELD = "zone"
+# parameter types whose argument is passed as a name, not a value (codegen.call_arg)
+NAME_TYPES = frozenset({"field", "keyword", "region", "status", "counter", "stage"})
+
+
+def conjuncts(expr: ir.Expr) -> Iterator[ir.Expr]:
+    """The parts of `a and b and c`, left to right."""
+    return _operands(expr, "and")
+
+
+def _operands(expr: ir.Expr, op: str) -> Iterator[ir.Expr]:
+    if isinstance(expr, ir.Logic) and expr.op == op:
+        yield from _operands(expr.left, op)
+        yield from _operands(expr.right, op)
+    else:
+        yield expr
+
+
+def join(parts: list[ir.Expr]) -> ir.Expr | None:
+    """`a and b and c` again (None for no parts)."""
+    if not parts:
+        return None
+    joined = parts[0]
+    for part in parts[1:]:
+        joined = ir.Logic(op="and", left=joined, right=part, span=part.span)
+    return joined
+
+
+def disjuncts(expr: ir.Expr) -> Iterator[ir.Expr]:
+    """The parts of `a or b or c`, left to right."""
+    return _operands(expr, "or")
+
+
+def necessary(f: ir.FunctionDecl) -> list[ir.Expr]:
+    """Conditions true whenever `f` returns something true: the parts of an `a and b`
+    expression, or the negated parts of each leading `if a or b { return false }`."""
+    if f.expr is not None:
+        return list(conjuncts(f.expr))
+    found: list[ir.Expr] = []
+    for stmt in f.body:
+        if not (isinstance(stmt, ir.If) and len(stmt.branches) == 1 and not stmt.orelse):
+            break
+        body = stmt.branches[0].body
+        if not (len(body) == 1 and isinstance(body[0], ir.Return) and isinstance(body[0].value, ir.Bool)
+                and body[0].value.value is False):
+            break
+        for part in disjuncts(stmt.branches[0].condition):
+            found.append(part.operand if isinstance(part, ir.Not) else ir.Not(operand=part, span=part.span))
+    return found
+
+
+def substitute(expr: ir.Expr, mapping: dict[str, ir.Expr]) -> ir.Expr | None:
+    """`expr` with each parameter replaced by the argument; None when it holds a query
+    (whose `where` could capture an argument that names `it`)."""
+    if any(isinstance(n, ir.Query) for n in nodes(expr)):
+        return None
+    replaced = _replace(expr, mapping)
+    assert isinstance(replaced, BaseModel)
+    return replaced  # type: ignore[return-value]
+
+
+def _replace(node: object, mapping: dict[str, ir.Expr]) -> object:
+    if isinstance(node, ir.Ref) and node.name in mapping:
+        return mapping[node.name]
+    if isinstance(node, BaseModel):
+        return node.model_copy(update={name: _replace(getattr(node, name), mapping)
+                                       for name in type(node).model_fields})
+    if isinstance(node, list):
+        return [_replace(item, mapping) for item in node]
+    if isinstance(node, dict):
+        return {key: _replace(item, mapping) for key, item in node.items()}
+    return node
+
+
+class ZonePlanner:
+    """Knows, for a game, which function parameters are read only as `.zone`."""
+
+    def __init__(self, game: ir.Game, pure: dict[str, Purity]) -> None:
+        self.pure = pure
+        self.natives = {f.name for f in game.functions if f.native}
+        self.zone_params: dict[str, set[int]] = {}
+        decls = [f for f in game.functions if not f.native and f.name in pure]
+        self.decls = {f.name: f for f in decls}
+        changed = True
+        while changed:  # a fixpoint: a function may pass its parameter on to another one
+            changed = False
+            for f in decls:
+                known = self.zone_params.setdefault(f.name, set())
+                for i, p in enumerate(f.params):
+                    if i not in known and self._param_zone_only(f, p.name):
+                        known.add(i)
+                        changed = True
+
+    def split(self, where: ir.Expr, local_names: set[str], var: str = "it") -> tuple[list[ir.Expr], list[ir.Expr]]:
+        """(the conjuncts that read `var` only by its zone, the rest), each in source order.
+
+        A call to a function that is false unless some condition holds (`can_move_to(it, z)`
+        starts `if not in_play(u) { return false }`) also implies that condition: when it
+        reads `it` only by its zone it joins the zone test, and the call stays in the rest."""
+        by_zone: list[ir.Expr] = []
+        rest: list[ir.Expr] = []
+        for part in conjuncts(where):
+            if self.pure_expr(part) and self.reads_only_zone(part, var):
+                by_zone.append(part)
+                continue
+            rest.append(part)
+            for implied in self.implied(part, local_names):
+                if self.pure_expr(implied) and self.reads_only_zone(implied, var):
+                    by_zone.append(implied)
+        return by_zone, rest
+
+    def implied(self, part: ir.Expr, local_names: set[str]) -> list[ir.Expr]:
+        """Conditions that hold whenever the call `part` is true, in the caller's terms."""
+        if not isinstance(part, ir.Call) or part.kwargs:
+            return []
+        decl = self.decls.get(part.func)
+        if decl is None or len(part.args) > len(decl.params) \
+                or any(p.type in NAME_TYPES for p in decl.params):
+            return []
+        mapping: dict[str, ir.Expr] = {}
+        for i, param in enumerate(decl.params):
+            value = part.args[i] if i < len(part.args) else param.default
+            if value is None:
+                return []
+            mapping[param.name] = value
+        found = []
+        for condition in necessary(decl):
+            names = {n.name for n in nodes(condition) if isinstance(n, ir.Ref)}
+            if names & (local_names - set(mapping)):
+                continue  # a global name the caller's own variable would hide
+            substituted = substitute(condition, mapping)
+            if substituted is not None:
+                found.append(substituted)
+        return found
+
+    def pure_expr(self, expr: ir.Expr) -> bool:
+        """No dice rolled, no random pick, only calls to pure functions."""
+        for node in nodes(expr):
+            if isinstance(node, ir.Roll):
+                return False
+            if isinstance(node, ir.Query) and node.det == "random":
+                return False
+            if isinstance(node, ir.Call):
+                if node.func in self.natives:
+                    if node.func not in PURE_NATIVES:
+                        return False
+                elif node.func not in self.pure:
+                    return False
+        return True
+
+    def reads_only_zone(self, node: object, var: str) -> bool:
+        """Is every use of `var` under `node` either `var.zone` or an argument a pure
+        function reads only as `.zone`? (A nested query's `where` binds its own `it`.)"""
+        if isinstance(node, ir.Attr) and isinstance(node.obj, ir.Ref) and node.obj.name == var:
+            return node.name == ZONE_FIELD
+        if isinstance(node, ir.Ref):
+            return node.name != var
+        if isinstance(node, ir.Call):
+            allowed = self.zone_params.get(node.func, set())
+            for i, arg in enumerate(node.args):
+                if isinstance(arg, ir.Ref) and arg.name == var and i in allowed:
+                    continue
+                if not self.reads_only_zone(arg, var):
+                    return False
+            return all(self.reads_only_zone(v, var) for v in node.kwargs.values())
+        if isinstance(node, ir.Query) and var == "it":
+            return all(self.reads_only_zone(getattr(node, name), var)
+                       for name in type(node).model_fields if name != "where")
+        if isinstance(node, ir.ForEach) and node.var == var:
+            return False  # rebinds the name: give up rather than track scopes
+        if isinstance(node, ir.Assign) and isinstance(node.target, ir.Ref) and node.target.name == var:
+            return False
+        if isinstance(node, BaseModel):
+            return all(self.reads_only_zone(getattr(node, name), var) for name in type(node).model_fields)
+        if isinstance(node, list | tuple):
+            return all(self.reads_only_zone(item, var) for item in node)
+        if isinstance(node, dict):
+            return all(self.reads_only_zone(item, var) for item in node.values())
+        return True
+
+    def _param_zone_only(self, f: ir.FunctionDecl, name: str) -> bool:
+        body: object = f.expr if f.expr is not None else f.body
+        return any(isinstance(n, ir.Ref) and n.name == name for n in nodes(body)) \
+            and self.reads_only_zone(body, name)

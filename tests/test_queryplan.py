@@ -1,0 +1,131 @@
+"""Query planning (compiler/queryplan.py) and typed field reads (codegen.field_kinds).
+
+Both are optimizations the rules must never notice: a plan asks the zone part of a
+condition once per zone, a typed read skips rt.attr's search. These tests prove the
+analysis on a small game, that a zone test which raises falls back to the unplanned order,
+and that the library's seeded matches log byte for byte what the plain code logs.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import MINI_CARDS, MINI_RULES, write_game
+
+from cardsmith.compiler import codegen, queryplan
+from cardsmith.compiler.api import load_game_ir
+from cardsmith.compiler.purity import pure_functions
+from cardsmith.dsl import ir
+from cardsmith.engine import runtime as rt
+from cardsmith.engine.agents import RandomAgent, play_out
+from cardsmith.engine.decks import decks_for
+from cardsmith.engine.flow import PlayedMatch
+from cardsmith.engine.game import CompiledGame
+from cardsmith.engine.match import Match
+
+FUNCTIONS = '''
+function on_field(z: zone) = z == battlefield
+function in_play(c: card) = on_field(c.zone)
+function ready(c: card) {
+  if not in_play(c) or c.exhausted { return false }
+  return c.attack > 0
+}
+function guarded(c: card) {
+  if c.zone != battlefield { return false }
+  return true
+}
+function per_gold(c: card) = size(c.zone) / c.zone.owner.gold > 1
+function ready_units() = count(all units where ready(it))
+function strong_per_gold() = count(all units where it.attack > 5 and per_gold(it))
+function lucky(c: card) = roll d6 > 3 and in_play(c)
+'''
+
+
+def _ir(tmp_path: Path) -> ir.Game:
+    folder = write_game(tmp_path / "g", {"rules.cards": MINI_RULES, "cards.cards": MINI_CARDS,
+                                         "functions.cards": FUNCTIONS})
+    return load_game_ir(str(folder))
+
+
+def _where(game: ir.Game, function: str) -> ir.Expr:
+    """The `where` of the query in a function's expression."""
+    decl = next(f for f in game.functions if f.name == function)
+    query = next(n for n in queryplan.nodes(decl.expr) if isinstance(n, ir.Query))
+    assert query.where is not None
+    return query.where
+
+
+def test_parameters_read_only_by_zone_are_found(tmp_path: Path) -> None:
+    game = _ir(tmp_path)
+    planner = queryplan.ZonePlanner(game, pure_functions(game))
+    assert planner.zone_params["in_play"] == {0} and planner.zone_params["per_gold"] == {0}
+    assert not planner.zone_params["on_field"]      # reads the zone itself, not a card's
+    assert not planner.zone_params["ready"]         # reads the card's attack too
+    assert "lucky" not in planner.zone_params       # rolls a die: not pure, never planned
+
+
+def test_a_condition_splits_into_zone_and_card_parts(tmp_path: Path) -> None:
+    game = _ir(tmp_path)
+    planner = queryplan.ZonePlanner(game, pure_functions(game))
+    by_zone, rest = planner.split(_where(game, "strong_per_gold"), set())
+    assert [type(p).__name__ for p in by_zone] == ["Call"] and len(rest) == 1
+    # `ready(it)` is false unless `in_play(it)`: the implied test joins the zone part,
+    # and the call itself stays for each card
+    by_zone, rest = planner.split(_where(game, "ready_units"), set())
+    assert len(by_zone) == 1 and isinstance(by_zone[0], ir.Call) and by_zone[0].func == "in_play"
+    assert len(rest) == 1 and isinstance(rest[0], ir.Call) and rest[0].func == "ready"
+
+
+def test_an_implied_test_is_not_moved_where_a_local_would_hide_its_names(tmp_path: Path) -> None:
+    game = _ir(tmp_path)
+    planner = queryplan.ZonePlanner(game, pure_functions(game))
+    call = ir.Call(func="guarded", args=[ir.Ref(name="it", span=game.game.span)], span=game.game.span)
+    assert planner.implied(call, {"it"})                   # `it.zone != battlefield`, negated
+    assert not planner.implied(call, {"it", "battlefield"})  # the caller's own `battlefield`
+
+
+def test_planned_queries_answer_as_before_and_a_raising_zone_test_falls_back(tmp_path: Path) -> None:
+    game = CompiledGame(_ir(tmp_path))
+    assert "lambda v_it: F_in_play(m, ctx, v_it)" in game.source  # ready_units got a zone test
+    match = Match(game, seed=1, players=2)
+    p1 = match.players[0]
+    for zone in (match.zone("hand", p1), match.zone("battlefield", None), match.zone("deck", p1)):
+        match.create_card("Knight", zone, p1)
+    ctx = rt.Ctx(p1, None)
+    assert game.handlers[("function", "ready_units")](match, ctx) == 1
+    # per_gold divides by the owner's gold (0 in the hand zone: it raises there). No unit
+    # has attack > 5, so the query as written never asks per_gold: neither may the plan.
+    assert game.handlers[("function", "strong_per_gold")](match, ctx) == 0
+
+
+def test_field_kinds_leave_stats_and_counters_to_the_general_read(tmp_path: Path) -> None:
+    kinds = codegen.field_kinds(_ir(tmp_path))
+    assert kinds["zone"] == "builtin" and kinds["controller"] == "builtin"
+    assert kinds["exhausted"] == "status" and kinds["hand"] == "player_zone"
+    assert not {"attack", "hp", "damage", "gold", "battlefield"} & set(kinds)
+
+
+def _logs(game: CompiledGame, game_id: str, seeds: range, cap: int) -> list[str]:
+    decks = decks_for(game, 2, None)
+    logs = []
+    for seed in seeds:
+        match = PlayedMatch(game, seed=seed, players=2, decks=decks)
+        play_out(match, [RandomAgent(seed * 10 + i) for i in range(2)], max_actions=cap)
+        logs.append(json.dumps([match.log, match.result], sort_keys=True, default=str))
+    return logs
+
+
+@pytest.mark.parametrize(("game_id", "cap"), [("kingdom_combat", 400), ("kingdom_cards", 400),
+                                              ("combat_cards", 2000), ("construct_and_combat", 300)])
+def test_seeded_matches_log_the_same_with_and_without_the_optimizations(
+        game_id: str, cap: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    game_ir = load_game_ir(game_id)
+    planned = CompiledGame(game_ir)
+    monkeypatch.setattr(queryplan.ZonePlanner, "split",
+                        lambda self, where, local_names, var="it": ([], list(queryplan.conjuncts(where))))
+    monkeypatch.setattr(codegen, "field_kinds", lambda game: {})
+    plain = CompiledGame(game_ir)
+    assert planned.source != plain.source and "rt.card_builtin" not in plain.source
+    assert _logs(planned, game_id, range(1, 3), cap) == _logs(plain, game_id, range(1, 3), cap)
