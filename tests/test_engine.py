@@ -149,8 +149,61 @@ scenario "recursion" { recurse forever }
     assert "calls itself without end" in results["recursion"].message
 
 
+STACKED = '''
+zone stack shared { ordered }
+action zap "Zap" {
+  during: main
+  speed: stack
+  choose c from a unit in your hand
+  cost { move c to stack }
+  resolve the effect of c
+}
+scenario "the effect takes the answers left over" {
+  players: 2
+  setup {
+    let knight = create("Knight", battlefield, player1)
+    let archer = create("Archer", battlefield, player2)
+    let spare = create("Knight", hand of player1, player1)
+  }
+  perform zap by player1 choosing spare, archer
+  expect archer.damage == 2 and knight.damage == 0
+}
+scenario "an answer the effect does not offer" {
+  players: 2
+  setup {
+    let knight = create("Knight", battlefield, player1)
+    let spare = create("Knight", hand of player1, player1)
+  }
+  perform zap by player1 choosing spare, spare
+}
+scenario "an answer nothing asks for" {
+  players: 2
+  setup {
+    let knight = create("Knight", battlefield, player1)
+    let spare = create("Knight", hand of player1, player1)
+  }
+  perform zap by player1 choosing spare, knight, knight
+}
+'''
+
+
+def test_a_stack_effect_takes_the_scripted_answers_its_action_left(tmp_path: Path) -> None:
+    """`choosing` answers the action's choices, then its effect's — also when the effect
+    waits on the stack; an answer that is not offered, or that nothing asks for, fails
+    the scenario at its `perform` line instead of being passed over."""
+    folder = write_game(tmp_path / "g", {"rules.cards": MINI_RULES, "cards.cards": MINI_CARDS,
+                                         "stacked.cards": STACKED})
+    results = {r.name: r for r in run_scenarios(str(folder))}
+    assert results["the effect takes the answers left over"].passed, results
+    offered = results["an answer the effect does not offer"]
+    assert not offered.passed and "is not an option of the choice at line" in offered.message
+    assert offered.line == STACKED.count("\n", 0, STACKED.index("choosing spare, spare")) + 1
+    unused = results["an answer nothing asks for"]
+    assert not unused.passed and "no choice was left to take Knight#" in unused.message
+
+
 # How many of the library's scenarios pass today; raise it as the engine grows.
-LIBRARY_PASSING = 120
+LIBRARY_PASSING = 121
 
 
 def test_library_scenarios_never_hit_engine_errors() -> None:

@@ -94,7 +94,9 @@ class Match:
         self._rng_saved_for: list[Callable[[], None]] | None = None
         self.decks = decks
         # effects of stack-speed actions waiting to resolve, last in first out
-        self.stack_programs: list[tuple[str, Generator[Any, Any, Any]]] = []
+        # a scenario's stack: each waiting effect with the scripted answers left for it
+        self.stack_programs: list[tuple[str, Generator[Any, Any, Any], list[Any], int]] = []
+        self.script_line = 0  # the scenario line whose `choosing` answers are in self.script
         self._in_statics = False
         self._statics_cache: list[tuple[Card, ir.Static, tuple[str, ...], rt.Ctx]] | None = None
         self._statics_index: tuple[list[Any], dict[str, list[Any]]] | None = None
@@ -510,9 +512,9 @@ class Match:
             raise rt.RulesError(f"unknown action {action!r}")
         actor = by if isinstance(by, Player) else (self.players[int(by) - 1] if isinstance(by, int) else None)
         ctx = rt.Ctx(actor, None)
-        saved_script, saved_current = self.script, self.current
+        saved_script, saved_current, saved_line = self.script, self.current, self.script_line
         snapshot = self.snapshot_state()
-        self.script = list(choosing)
+        self.script, self.script_line = list(choosing), line
         self.current = actor or self.current
         program = self.game.handlers[("action", action)](self, ctx)
         legal = actor is None or self.within_limit(action, actor)
@@ -529,7 +531,7 @@ class Match:
             legal = False
         if not legal or expect_illegal:
             self.restore_state(snapshot)
-            self.script = saved_script
+            self.script, self.script_line = saved_script, saved_line
             if expect_illegal and legal:
                 raise rt.ExpectationFailed(f"{action} was expected to be illegal", line)
             if not expect_illegal:
@@ -541,9 +543,10 @@ class Match:
             self.count_taken(action, actor)
         self.record("action", action=action, player=self.describe(actor))
         if self.game.actions[action].speed in ("stack", "instant"):
-            # its effect waits on the stack: a following stack action responds to it
-            self.stack_programs.append((action, program))
-            self.script, self.current = saved_script, saved_current
+            # its effect waits on the stack: a following stack action responds to it. The
+            # answers the choices before payment did not use are kept for the effect.
+            self.stack_programs.append((action, program, self.script, line))
+            self.script, self.current, self.script_line = saved_script, saved_current, saved_line
             return None
         try:
             reply = None
@@ -551,9 +554,9 @@ class Match:
                 request = program.send(reply)
                 reply = yield request
         except StopIteration:
-            pass
+            self._all_answers_used()
         finally:
-            self.script, self.current = saved_script, saved_current
+            self.script, self.current, self.script_line = saved_script, saved_current, saved_line
         return None
 
     def within_limit(self, action: str, player: Player) -> bool:
@@ -651,6 +654,24 @@ class Match:
             setattr(obj, name, old)
         self.undoable(undo)
 
+    def _all_answers_used(self) -> None:
+        """A scripted answer no choice asked for is a mistake in the scenario: say so."""
+        if self.script:
+            unused = ", ".join(str(self.describe(v)) for v in self.script)
+            raise rt.ExpectationFailed(f"no choice was left to take {unused}", self.script_line)
+
+    def scenario_answer(self, request: Any) -> Any:
+        """default_answer for a scenario, where a scripted answer the choice does not
+        offer fails the scenario at its `perform` line instead of being passed over."""
+        if isinstance(request, rt.Choose) and request.mode == "one" and self.script:
+            wanted = self.script[0]
+            if not any(wanted is o or rt.compare("==", wanted, o) for o in request.options):
+                offered = ", ".join(str(self.describe(o)) for o in request.options[:6]) or "nothing"
+                raise rt.ExpectationFailed(
+                    f"{self.describe(wanted)} is not an option of the choice at line {request.line} "
+                    f"of the rules (it offers {offered})", self.script_line)
+        return self.default_answer(request)
+
     def _strict_answer(self, request: Any) -> Any:
         if isinstance(request, rt.Choose) and self.script:
             wanted = self.script[0]
@@ -663,7 +684,7 @@ class Match:
         handler = self.game.handlers[("scenario", str(index))]
         ctx = rt.Ctx(self.players[0] if self.players else None, None)
         try:
-            self.run(handler(self, ctx), self.default_answer)
+            self.run(handler(self, ctx), self.scenario_answer)
         except rt.ExpectationFailed as failed:
             return ScenarioResult(scenario.name, False, str(failed), scenario.span.file, failed.line, len(self.log))
         except rt.RulesError as error:
@@ -680,9 +701,15 @@ class Match:
     def resolve_stack(self) -> Generator[Any, Any, None]:
         """Every player passes: the waiting effects resolve, the last one first."""
         while self.stack_programs:
-            action, program = self.stack_programs.pop()
+            action, program, answers, line = self.stack_programs.pop()
             self.record("resolve", action=action)
-            yield from self.guarded(program)
+            saved = self.script, self.script_line
+            self.script, self.script_line = answers, line
+            try:
+                yield from self.guarded(program)
+                self._all_answers_used()
+            finally:
+                self.script, self.script_line = saved
             yield from self.run_checks()
 
     def guarded(self, program: Generator[Any, Any, Any]) -> Generator[Any, Any, Any]:
