@@ -234,6 +234,17 @@ class BodyWriter:
             args = "".join(f", {values[p.name] if p.name in values else self.default(p)}" for p in proc.params)
             self.line(f"yield from {ident(s.procedure, 'P_')}(m, ctx{args})")
             return
+        if proc is not None and proc.native and s.procedure not in self.gen.hooked \
+                and all(p.name in values or p.default is not None for p in proc.params) \
+                and all(p.name.isidentifier() and not keyword.iskeyword(p.name) for p in proc.params):
+            # the engine's own method, called straight; it may return a generator to run
+            args = "".join(f", {p.name}={values[p.name] if p.name in values else self.default(p)}"
+                           for p in proc.params)
+            temp = self.fresh()
+            self.line(f"{temp} = m.natives[{s.procedure!r}](ctx{args})")
+            self.line(f"if type({temp}) is rt.GeneratorType:")
+            self.line(f"    yield from {temp}")
+            return
         pairs = ", ".join(f"{k!r}: {v}" for k, v in values.items())
         self.line(f"yield from rt.invoke(m, ctx, {s.procedure!r}, {{{pairs}}})")
 

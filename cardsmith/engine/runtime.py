@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
+from types import GeneratorType as GeneratorType  # generated code tests native results with it
 from typing import TYPE_CHECKING, Any
 
 from cardsmith.engine.state import Card, EnumValue, Modifier, Number, Player, Zone, normalize
