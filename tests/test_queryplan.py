@@ -40,6 +40,25 @@ function per_gold(c: card) = size(c.zone) / c.zone.owner.gold > 1
 function ready_units() = count(all units where ready(it))
 function strong_per_gold() = count(all units where it.attack > 5 and per_gold(it))
 function lucky(c: card) = roll d6 > 3 and in_play(c)
+function total_cost() {
+  let total = 0
+  for each u in all units in battlefield { increase total by u.cost }
+  return total
+}
+function total_attack() {
+  let total = 0
+  for each u in all units in battlefield { increase total by u.attack }
+  return total
+}
+card "Banner" {
+  type: Unit
+  faction: Red
+  attack: 0
+  static {
+    target: all other friendly units where in_play(it)
+    attack: +1
+  }
+}
 '''
 
 
@@ -100,11 +119,32 @@ def test_planned_queries_answer_as_before_and_a_raising_zone_test_falls_back(tmp
     assert game.handlers[("function", "strong_per_gold")](match, ctx) == 0
 
 
-def test_field_kinds_leave_stats_and_counters_to_the_general_read(tmp_path: Path) -> None:
+def test_field_kinds_leave_counters_and_stats_statics_change_to_the_general_read(tmp_path: Path) -> None:
     kinds = codegen.field_kinds(_ir(tmp_path))
     assert kinds["zone"] == "builtin" and kinds["controller"] == "builtin"
     assert kinds["exhausted"] == "status" and kinds["hand"] == "player_zone"
-    assert not {"attack", "hp", "damage", "gold", "battlefield"} & set(kinds)
+    assert kinds["cost"] == "stat" and kinds["hp"] == "stat"
+    assert not {"attack", "damage", "gold", "battlefield"} & set(kinds)  # Banner's static changes attack
+
+
+def test_typed_reads_see_set_values_duration_modifiers_and_statics(tmp_path: Path) -> None:
+    game = CompiledGame(_ir(tmp_path))
+    assert "rt.card_stat(m, v_u, 'cost')" in game.source and "rt.attr(m, v_u, 'attack')" in game.source
+    match = Match(game, seed=1, players=2)
+    p1 = match.players[0]
+    battlefield = match.zone("battlefield", None)
+    knight = match.create_card("Knight", battlefield, p1)
+    ctx = rt.Ctx(p1, None)
+    total_cost = game.handlers[("function", "total_cost")]
+    total_attack = game.handlers[("function", "total_attack")]
+    assert total_cost(match, ctx) == 0
+    match.set_base(knight, "cost", 4)                          # `set k.cost to 4`
+    assert total_cost(match, ctx) == 4
+    rt.change_field(match, knight, "cost", "increase", 2, "turn", None)  # until end of turn
+    assert total_cost(match, ctx) == 6
+    assert total_attack(match, ctx) == 3
+    match.create_card("Banner", battlefield, p1)               # +1 attack to the others
+    assert total_attack(match, ctx) == 3 + 1 + 0
 
 
 def _logs(game: CompiledGame, game_id: str, seeds: range, cap: int) -> list[str]:

@@ -388,6 +388,8 @@ class BodyWriter:
             return f"({e.name!r} in {obj}.statuses)" if certain else f"rt.card_status(m, {obj}, {e.name!r})"
         if kind == "player_zone":
             return f"rt.player_zone(m, {obj}, {e.name!r})"
+        if kind == "stat":
+            return f"rt.card_stat(m, {obj}, {e.name!r})"
         return f"rt.attr(m, {obj}, {e.name!r})"
 
     def identity(self, e: ir.Expr, scope: Scope) -> bool:
@@ -758,8 +760,9 @@ class CodeGenerator:
 
 def field_kinds(game: ir.Game) -> dict[str, str]:
     """Field names with one meaning on every card or player, so a read need not search:
-    "builtin" (an attribute of the engine's Card), "status", "player_zone". A name that
-    is also a card stat, a counter or set by some rule keeps the general rt.attr."""
+    "builtin" (an attribute of the engine's Card), "status", "player_zone", "stat" (one
+    no static ability changes). A built-in that is also a card stat, a counter or set by
+    some rule, or a stat a static changes, keeps the general rt.attr."""
     counters = {c.name for c in game.counters}
     card_fields = {f.name for t in game.cardtypes for f in (*t.stats, *t.properties)}
     statuses = {st.name for st in game.statuses}
@@ -767,6 +770,10 @@ def field_kinds(game: ir.Game) -> dict[str, str]:
     taken = counters | card_fields | assigned
     kinds = {name: "builtin" for name in _PLAIN_BUILTINS - taken - statuses}
     kinds.update({name: "status" for name in statuses - counters - card_fields})
+    # a stat or property no static ability changes: its printed (or set) value, unless
+    # an effect with a duration modifies this very card
+    changed_by_statics = {mod.stat for n in nodes(game) if isinstance(n, ir.Static) for mod in n.modifiers}
+    kinds.update({name: "stat" for name in card_fields - counters - statuses - changed_by_statics})
     kinds.update({z.name: "player_zone" for z in game.zones
                   if z.scope == "player" and z.name not in counters | statuses | card_fields})
     return kinds

@@ -501,6 +501,16 @@ def card_builtin(m: Match, obj: Any, field: str) -> Any:
     return attr(m, obj, field)
 
 
+def card_stat(m: Match, obj: Any, field: str) -> Any:
+    """`x.cost` for a stat no static ability of the game changes (codegen.field_kinds):
+    a card's printed or set value unless an effect with a duration modifies it."""
+    if type(obj) is Card and not obj.modifiers:
+        base = obj.base
+        if field in base:
+            return base[field]
+    return attr(m, obj, field)
+
+
 def card_status(m: Match, obj: Any, field: str) -> Any:
     """`x.exhausted` for a status the game gives no other meaning (codegen.field_kinds)."""
     if type(obj) is Card:
