@@ -38,6 +38,35 @@ def bench_cardsmith(game_id: str, matches: int) -> tuple[float, float, int]:
     return actions / elapsed, matches / elapsed, actions
 
 
+def time_split(game_id: str, matches: int) -> tuple[float, float]:
+    """Where a cardsmith action's time goes, from a second, separately timed run of the
+    same matches: (share finding the legal moves, share applying the chosen one). The
+    agent's pick is the rest. For whoever works on speed next: which half to look at."""
+    game = load(game_id)
+    players = max(2, game.ir.game.players_min)
+    decks = decks_for(game, players, None)
+    legal = applying = 0.0
+    start = time.perf_counter()
+    for seed in range(1, matches + 1):
+        match = PlayedMatch(game, seed=seed, players=players, decks=decks)
+        agents = [RandomAgent(seed * 10 + i) for i in range(players)]
+        for _ in range(20_000):
+            if match.is_over:
+                break
+            t0 = time.perf_counter()
+            actions = match.legal_actions()
+            t1 = time.perf_counter()
+            if not actions:
+                break
+            chosen = agents[actions[0].player % players].choose(match, actions)
+            t2 = time.perf_counter()
+            match.apply(chosen)
+            applying += time.perf_counter() - t2
+            legal += t1 - t0
+    total = time.perf_counter() - start
+    return legal / total, applying / total
+
+
 def bench_rlcard(env_name: str, matches: int) -> tuple[float, float, int] | None:
     try:
         import rlcard
@@ -75,6 +104,11 @@ def main() -> int:
     print(f"{'engine':34} {'actions/s':>12} {'matches/s':>10} {'actions':>9}")
     for name, aps, mps, total in rows:
         print(f"{name:34} {aps:12,.0f} {mps:10.2f} {total:9,}")
+    print("\nwhere a cardsmith action's time goes (a second run of the same matches):")
+    for game_id in args.games.split(","):
+        with paused_gc():
+            legal, applying = time_split(game_id, min(args.matches, 10))
+        print(f"  {game_id:32} legal moves {legal:6.1%}   applying {applying:6.1%}")
     if "uno" in baselines:
         for name, aps, _mps, _total in rows:
             if name.startswith("cardsmith"):
