@@ -116,3 +116,31 @@ def test_spans_point_at_the_source() -> None:
     assert (span.line, span.column, span.end_line, span.end_column) == (3, 1, 3, 9)
     cost = (card.block or [])[0]
     assert (cost.head_span().line, cost.head_span().column) == (4, 3)
+
+
+def test_ir_nodes_are_built_without_validation_but_refuse_wrong_field_names() -> None:
+    """Node(...) skips pydantic's validators (start-up cost) yet still refuses a field it
+    does not have, or one it needs, as a builder bug must not pass silently."""
+    import subprocess
+    import sys
+
+    import pytest
+
+    from cardsmith.dsl import ir
+    from cardsmith.dsl.source import Span
+
+    span = Span(file="x.cards", line=1, column=1, end_line=1, end_column=2)
+    ref = ir.Ref(name="gold", span=span)
+    assert ref == ir.Ref(name="gold", span=span) and ref.kind == "ref"
+    assert ir.Query(det="each", noun="unit", span=span).adjectives == []  # defaults filled
+    with pytest.raises(TypeError, match="no field 'nmae'"):
+        ir.Ref(nmae="gold", span=span)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="needs 'name'"):
+        ir.Ref(span=span)  # type: ignore[call-arg]
+    # checking a whole game in a fresh process never builds an IR validator
+    probe = ("from cardsmith.compiler.api import load_game_ir; from cardsmith.dsl import ir; "
+             "assert load_game_ir('kingdom_combat').cards; "
+             "print(any(getattr(c, '__pydantic_complete__', False) for c in vars(ir).values() "
+             "if isinstance(c, type) and issubclass(c, ir.Node)))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "False", out.stderr

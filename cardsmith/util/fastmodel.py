@@ -53,6 +53,30 @@ def construct(cls: type[M], **values: Any) -> M:
     return m
 
 
+def fill(model: BaseModel, values: dict[str, Any]) -> None:
+    """A model's `__init__` without pydantic validation, for a trusted builder: the same
+    state `construct` gives, with unknown and missing field names still refused (a typo in
+    the builder fails loudly, as pydantic's own check would; mypy's pydantic plugin checks
+    the names and types statically too)."""
+    cls = type(model)
+    fields = cls.model_fields
+    unknown = values.keys() - fields.keys()
+    if unknown:
+        raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
+    defaults, factories = _PLANS.get(cls) or _plan(cls)
+    data = {**defaults, **values} if defaults else dict(values)
+    for name, factory in factories:
+        if name not in values:
+            data[name] = factory()
+    if len(data) != len(fields):
+        missing = sorted(fields.keys() - data.keys())
+        raise TypeError(f"{cls.__name__} needs {missing[0]!r}")
+    _setattr(model, "__dict__", data)
+    _setattr(model, "__pydantic_fields_set__", set(values))
+    _setattr(model, "__pydantic_extra__", None)
+    _setattr(model, "__pydantic_private__", None)
+
+
 def span_of_token(path: str, tok: Any, span_cls: type[M]) -> M:
     """A span straight from a structural token's own line/column (no offset lookup)."""
     m = span_cls.__new__(span_cls)
