@@ -95,6 +95,48 @@ def test_fuzz_soak() -> None:
     run()
 
 
+def play_a_little(files: list[tuple[str, bytes]]) -> None:
+    """A mutated game that still checks clean must compile and play: a rule that breaks at
+    play time ends its match with a reported error, never an exception out of the engine."""
+    from cardsmith.compiler.loader import LoadError
+    from cardsmith.engine.agents import RandomAgent
+    from cardsmith.engine.game import CompiledGame
+
+    result = check_sources(files)
+    if not result.ok or result.game is None:
+        return
+    game = CompiledGame(result.game)
+    for seed in (1, 2):
+        try:
+            match = game.new_match(seed=seed)
+        except LoadError:
+            continue  # e.g. a deck the mutation made illegal: refused with a diagnostic
+        agents = [RandomAgent(seed), RandomAgent(seed + 1)]
+        for _ in range(150):
+            if match.is_over:
+                break
+            actions = match.legal_actions()
+            if not actions:
+                break
+            match.apply(agents[actions[0].player % 2].choose(match, actions))
+
+
+@settings(max_examples=int(os.environ.get("CARDSMITH_ENGINE_FUZZ_EXAMPLES", "40")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(mutated_game())
+def test_mutated_games_that_check_clean_compile_and_play(files: list[tuple[str, bytes]]) -> None:
+    play_a_little(files)
+
+
+@pytest.mark.slow
+def test_engine_fuzz_soak() -> None:
+    """The same with many more examples (run with --runslow)."""
+    run = settings(max_examples=1000, deadline=None,
+                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])(
+        given(mutated_game())(play_a_little))
+    run()
+
+
 @given(st.text(max_size=400))
 @settings(max_examples=300, deadline=None)
 def test_arbitrary_text_never_crashes(text: str) -> None:
