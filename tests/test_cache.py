@@ -59,3 +59,32 @@ def test_atomic_write_keeps_permissions_and_follows_symlinks(tmp_path: Path) -> 
     fresh = tmp_path / "fresh.cards"
     write_atomic(fresh, b"x")
     assert stat.S_IMODE(fresh.stat().st_mode) & 0o044  # readable by others, like a normal new file
+
+
+def test_the_expression_parser_tables_are_cached_and_a_bad_file_is_rebuilt(tmp_path: Path) -> None:
+    """Lark keeps the LALR tables in the cache folder (start-up); a truncated or foreign
+    file there is rebuilt silently, and the parser parses the same either way."""
+    import os
+    import subprocess
+    import sys
+
+    from conftest import MINI_CARDS, MINI_RULES, write_game
+
+    folder = write_game(tmp_path / "mini", {"rules.cards": MINI_RULES, "cards.cards": MINI_CARDS})
+    probe = ("from cardsmith.compiler.api import load_game_ir; "
+             f"game = load_game_ir({str(folder)!r}); print(repr(game.procedures), repr(game.actions))")
+    cache_folder = tmp_path / "cache"
+    env = {**os.environ, "CARDSMITH_CACHE_DIR": str(cache_folder)}
+
+    def parse() -> str:
+        proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120)
+        assert proc.returncode == 0 and not proc.stderr, proc.stderr
+        return proc.stdout
+
+    fresh = parse()
+    [tables] = cache_folder.glob("lark-expr-*.bin")
+    assert parse() == fresh  # from the cached tables
+    for garbage in (tables.read_bytes()[:300], b"garbage"):
+        tables.write_bytes(garbage)
+        assert parse() == fresh
+        assert tables.stat().st_size > 1000  # written again whole

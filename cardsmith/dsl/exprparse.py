@@ -19,6 +19,7 @@ from cardsmith.dsl import ir
 from cardsmith.dsl.source import SourceFile, Span
 from cardsmith.dsl.structure import _grammar
 from cardsmith.util.fastmodel import construct, span_of_token
+from cardsmith.util.larkcache import lark_cache_file
 
 START_RULES = [
     "let_tail", "set_tail", "change_tail", "cond_tail", "for_tail", "repeat_tail", "choose_tail",
@@ -453,8 +454,12 @@ def _span_offset(node: Any) -> int:
 
 @lru_cache(maxsize=1)
 def expr_parser() -> Lark:
-    return Lark(_grammar("expr.lark"), parser="lalr", lexer="contextual", start=START_RULES,
-                transformer=_ToIR(), maybe_placeholders=True)
+    """The expression parser. Building its LALR tables is a fifth of a command's start-up,
+    so Lark keeps them in cardsmith's cache folder (`cache=`: Lark checks a hash of the
+    grammar, options and versions, and rebuilds from an unreadable file)."""
+    grammar = _grammar("expr.lark")
+    return Lark(grammar, parser="lalr", lexer="contextual", start=START_RULES,
+                transformer=_ToIR(), maybe_placeholders=True, cache=lark_cache_file("expr", grammar))
 
 
 _TOKEN_WORDS = {
