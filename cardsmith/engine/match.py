@@ -125,6 +125,10 @@ class Match:
         self.log.append({"event": kind, **data})
 
     def describe(self, value: Any) -> Any:
+        """A value as the log writes it: a card as `Name#id`, a player or zone by name."""
+        kind = type(value)
+        if kind is str or kind is int or value is None or kind is bool:
+            return value  # most of what a log entry holds: written as it is
         if isinstance(value, Card):
             return f"{value.name}#{value.id}"
         if isinstance(value, Player):
