@@ -196,7 +196,7 @@ def test_a_stack_effect_takes_the_scripted_answers_its_action_left(tmp_path: Pat
     results = {r.name: r for r in run_scenarios(str(folder))}
     assert results["the effect takes the answers left over"].passed, results
     offered = results["an answer the effect does not offer"]
-    assert not offered.passed and "is not an option of the choice at line" in offered.message
+    assert not offered.passed and "is not an option for" in offered.message
     assert offered.line == STACKED.count("\n", 0, STACKED.index("choosing spare, spare")) + 1
     unused = results["an answer nothing asks for"]
     assert not unused.passed and "no choice was left to take Knight#" in unused.message

@@ -672,8 +672,8 @@ class Match:
             if not any(wanted is o or rt.compare("==", wanted, o) for o in request.options):
                 offered = ", ".join(str(self.describe(o)) for o in request.options[:6]) or "nothing"
                 raise rt.ExpectationFailed(
-                    f"{self.describe(wanted)} is not an option of the choice at line {request.line} "
-                    f"of the rules (it offers {offered})", self.script_line)
+                    f"{self.describe(wanted)} is not an option for '{request.label}' "
+                    f"(the choice at line {request.line} offers {offered})", self.script_line)
         return self.default_answer(request)
 
     def _strict_answer(self, request: Any) -> Any:
