@@ -463,6 +463,52 @@ def test_greedy_and_human_agents() -> None:
     assert "hand of player2: " in board and "card(s)" in board.split("hand of player2: ")[1].split("\n")[0]
 
 
+def test_a_rule_that_asks_for_a_choice_with_no_option_ends_the_match_with_an_error(tmp_path: Path) -> None:
+    """An effect whose choice has no option fizzles; a stage of the turn has no effect
+    around it to fizzle, so the match ends with a located rules error, not an exception."""
+    folder = write_game(tmp_path / "empty", {"rules.cards": '''
+game "Empty" {
+  id: empty
+  players: 2
+}
+zone hand per player { visibility: owner }
+cardtype Unit {
+  stats { attack: number = 1 }
+}
+turn {
+  stage main {
+    choose c from a unit in your hand
+    say "never"
+  }
+}
+'''})
+    from cardsmith.compiler.api import load_game_ir
+    from cardsmith.engine.game import CompiledGame
+
+    match = CompiledGame(load_game_ir(str(folder))).new_match(seed=1)
+    assert match.is_over and match.error is not None
+    assert "nothing to choose from: 'c' (line 12)" in match.error
+
+
+def test_the_search_agent_plays_whole_matches_and_beats_random() -> None:
+    """Monte Carlo tree search over determinized worlds: those worlds can deal a hand the
+    real game never would (a Combat Cards hand of Draw cards only), so its rollouts meet
+    rules errors the real match does not — they must end the rollout, not the agent."""
+    from cardsmith.engine.agents import RandomAgent, play_out
+    from cardsmith.engine.flow import PlayedMatch
+    from cardsmith.engine.game import load
+    from cardsmith.engine.search import SearchAgent
+
+    game = load("combat_cards")
+    wins = 0
+    for seed in (1, 2):
+        match = PlayedMatch(game, seed=seed, players=2)
+        play_out(match, [SearchAgent(seed, iterations=12), RandomAgent(seed)], max_actions=400)
+        assert match.over and match.error is None
+        wins += any(p.index == 0 for p in match.winners)
+    assert wins == 2
+
+
 def test_determinize_guesses_hidden_cards_and_rolls_back() -> None:
     import random
 

@@ -212,6 +212,7 @@ class PlayedMatch(Match):
     def _advance(self, reply: Any) -> None:
         self._cached = None
         self.steps = 0  # the loop guard counts the steps between two decisions
+        empty: rt.Choose | None = None
         try:
             request = self._flow.send(reply)
             while isinstance(request, rt.BeginSimultaneous | rt.EndSimultaneous) or (
@@ -220,6 +221,7 @@ class PlayedMatch(Match):
                 if isinstance(request, rt.Choose) and not request.options:
                     # nothing to choose from: the effect that asked fizzles
                     self.record("fizzled", line=request.line, label=request.label)
+                    empty = request
                     request = self._flow.throw(rt.Fizzled())
                     continue
                 # a forced choice (one option) needs no decision
@@ -227,6 +229,13 @@ class PlayedMatch(Match):
                 request = self._flow.send(answer)
             self._pending = request
         except StopIteration:
+            self._pending = None
+        except rt.Fizzled:
+            # no effect around the empty choice to fizzle: the rules themselves (a stage, a
+            # procedure the turn calls) needed a choice that has no option
+            where = f"'{empty.label}' (line {empty.line})" if empty is not None else f"(line {self.last_line})"
+            self.error = f"the rules ask for a choice with nothing to choose from: {where}"
+            self.over = True
             self._pending = None
         except (rt.RulesError, rt.ExpectationFailed) as error:
             self.error = f"{error} (line {self.last_line})"
