@@ -490,6 +490,27 @@ turn {
     assert "nothing to choose from: 'c' (line 12)" in match.error
 
 
+@pytest.mark.parametrize("game_id", ["kingdom_cards", "combat_cards"])
+def test_greedy_lookahead_leaves_the_match_as_its_history_replays(game_id: str) -> None:
+    """Greedy scores a move by playing it under the journal and rolling it back; a move
+    that ends the stage (Kingdom Cards' "Done arranging") once left that request behind,
+    so the real stage ended after a different move — and the match no longer replayed
+    from its own history (the search agent's clones refused it)."""
+    from cardsmith.engine.agents import GreedyAgent, RandomAgent
+    from cardsmith.engine.flow import PlayedMatch
+    from cardsmith.engine.game import load
+
+    game = load(game_id)
+    match = game.new_match(seed=2)
+    agents = [GreedyAgent(2), RandomAgent(2)]
+    for _ in range(40):
+        if match.is_over:
+            break
+        actions = match.legal_actions()
+        match.apply(agents[actions[0].player % 2].choose(match, actions))
+        PlayedMatch.restore(game, match.snapshot())  # raises if the state differs
+
+
 def test_the_search_agent_plays_whole_matches_and_beats_random() -> None:
     """Monte Carlo tree search over determinized worlds: those worlds can deal a hand the
     real game never would (a Combat Cards hand of Draw cards only), so its rollouts meet

@@ -577,13 +577,13 @@ class Match:
     def snapshot_state(self) -> Any:
         """Start recording inverses of every change (see `journal`)."""
         saved = (self.journal, len(self.log), self.version, self.next_id, self.over, self.drawn,
-                 self.winner, list(self.winners), self.current)
+                 self.winner, list(self.winners), self.current, self.end_turn_requested, self.end_stage_requested)
         self.journal = []
         return saved
 
     def restore_state(self, snapshot: Any) -> None:
         """Undo every change since `snapshot_state`, newest first, in place."""
-        outer, log_size, version, next_id, over, drawn, winner, winners, current = snapshot
+        outer, log_size, version, next_id, over, drawn, winner, winners, current, end_turn, end_stage = snapshot
         for undo in reversed(self.journal or []):
             undo()
         self.journal = outer
@@ -591,6 +591,8 @@ class Match:
         self.version = version
         self.next_id, self.over, self.drawn, self.winner, self.winners = next_id, over, drawn, winner, winners
         self.current = current
+        # a tried move that ends the turn or stage must not end the real one
+        self.end_turn_requested, self.end_stage_requested = end_turn, end_stage
 
     def commit_state(self, snapshot: Any) -> None:
         """Keep the changes since `snapshot_state` (inverses move to an outer probe, if any)."""
