@@ -168,6 +168,15 @@ scenario "the effect takes the answers left over" {
   perform zap by player1 choosing spare, archer
   expect archer.damage == 2 and knight.damage == 0
 }
+scenario "an effect with no target fizzles, as in a played match" {
+  players: 2
+  setup {
+    let spare = create("Knight", hand of player1, player1)
+    let top = create("Archer", deck of player1, player1)
+  }
+  perform zap by player1 choosing spare
+  expect top.zone == deck of player1 "the effect stopped before its draw"
+}
 scenario "an answer the effect does not offer" {
   players: 2
   setup {
@@ -195,6 +204,7 @@ def test_a_stack_effect_takes_the_scripted_answers_its_action_left(tmp_path: Pat
                                          "stacked.cards": STACKED})
     results = {r.name: r for r in run_scenarios(str(folder))}
     assert results["the effect takes the answers left over"].passed, results
+    assert results["an effect with no target fizzles, as in a played match"].passed, results
     offered = results["an answer the effect does not offer"]
     assert not offered.passed and "is not an option for" in offered.message
     assert offered.line == STACKED.count("\n", 0, STACKED.index("choosing spare, spare")) + 1

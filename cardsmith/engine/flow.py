@@ -142,7 +142,7 @@ class PlayedMatch(Match):
                 self.run(program, self._scripted_then_default)
                 self.run(self.run_checks(), self.default_answer)  # type: ignore[arg-type]
             return heuristic(self, rt.Ctx(player, None))
-        except (rt.RulesError, rt.CannotPay, rt.NotLegal, _NotAnOption, TypeError, ValueError):
+        except (rt.RulesError, rt.CannotPay, rt.NotLegal, _NotAnOption, rt.Fizzled, TypeError, ValueError):
             return float("-inf")
         finally:
             self.script = []
@@ -212,7 +212,6 @@ class PlayedMatch(Match):
     def _advance(self, reply: Any) -> None:
         self._cached = None
         self.steps = 0  # the loop guard counts the steps between two decisions
-        empty: rt.Choose | None = None
         try:
             request = self._flow.send(reply)
             while isinstance(request, rt.BeginSimultaneous | rt.EndSimultaneous) or (
@@ -221,7 +220,7 @@ class PlayedMatch(Match):
                 if isinstance(request, rt.Choose) and not request.options:
                     # nothing to choose from: the effect that asked fizzles
                     self.record("fizzled", line=request.line, label=request.label)
-                    empty = request
+                    self.empty_choice = request
                     request = self._flow.throw(rt.Fizzled())
                     continue
                 # a forced choice (one option) needs no decision
@@ -233,8 +232,7 @@ class PlayedMatch(Match):
         except rt.Fizzled:
             # no effect around the empty choice to fizzle: the rules themselves (a stage, a
             # procedure the turn calls) needed a choice that has no option
-            where = f"'{empty.label}' (line {empty.line})" if empty is not None else f"(line {self.last_line})"
-            self.error = f"the rules ask for a choice with nothing to choose from: {where}"
+            self.error = self.nothing_to_choose()
             self.over = True
             self._pending = None
         except (rt.RulesError, rt.ExpectationFailed) as error:

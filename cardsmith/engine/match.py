@@ -97,6 +97,7 @@ class Match:
         # a scenario's stack: each waiting effect with the scripted answers left for it
         self.stack_programs: list[tuple[str, Generator[Any, Any, Any], list[Any], int]] = []
         self.script_line = 0  # the scenario line whose `choosing` answers are in self.script
+        self.empty_choice: rt.Choose | None = None  # the last choice that had no option (it fizzled)
         self._in_statics = False
         self._statics_cache: list[tuple[Card, ir.Static, tuple[str, ...], rt.Ctx]] | None = None
         self._statics_index: tuple[list[Any], dict[str, list[Any]]] | None = None
@@ -473,19 +474,34 @@ class Match:
 
     # ---------------------------------------------------------------- running programs
     def run(self, program: Generator[Any, Any, Any], answer: Callable[[Any], Any]) -> Any:
-        """Drive a handler to completion, answering its decision requests with `answer`."""
+        """Drive a handler to completion, answering its decision requests with `answer`.
+
+        A choice with nothing to choose from fizzles the effect that asked, as in a played
+        match (flow._advance); with no effect around it, rt.Fizzled leaves this call."""
         reply: Any = None
         while True:
             try:
-                request = program.send(reply)
+                request = program.throw(reply) if isinstance(reply, rt.Fizzled) else program.send(reply)
             except StopIteration as stop:
                 return stop.value
             if isinstance(request, rt.BeginSimultaneous | rt.EndSimultaneous):
                 reply = None
                 continue
+            if isinstance(request, rt.Choose) and not request.options and request.mode == "one" \
+                    and not request.optional:
+                self.record("fizzled", line=request.line, label=request.label)
+                self.empty_choice = request
+                reply = rt.Fizzled()
+                continue
             reply = answer(request)
             self.record("choice", player=self.describe(getattr(request, "player", None)),
                         picked=self.describe(reply))
+
+    def nothing_to_choose(self) -> str:
+        """Why a match or scenario stopped when a choice outside any effect was empty."""
+        empty = self.empty_choice
+        where = f"'{empty.label}' (line {empty.line})" if empty is not None else f"(line {self.last_line})"
+        return f"the rules ask for a choice with nothing to choose from: {where}"
 
     def default_answer(self, request: Any) -> Any:
         """Scenario policy: scripted answers first, else the first legal option."""
@@ -699,6 +715,9 @@ class Match:
         except RecursionError:
             return ScenarioResult(scenario.name, False, f"rules error: {ENDLESS}", scenario.span.file,
                                   self.last_line, len(self.log))
+        except rt.Fizzled:
+            return ScenarioResult(scenario.name, False, f"rules error: {self.nothing_to_choose()}",
+                                  scenario.span.file, self.last_line, len(self.log))
         except (TypeError, ValueError, AttributeError, KeyError, IndexError, ZeroDivisionError) as error:
             return ScenarioResult(scenario.name, False, f"engine error: {type(error).__name__}: {error}",
                                   scenario.span.file, self.last_line, len(self.log))
