@@ -521,6 +521,23 @@ def test_greedy_lookahead_leaves_the_match_as_its_history_replays(game_id: str) 
         PlayedMatch.restore(game, match.snapshot())  # raises if the state differs
 
 
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_replica_is_the_match_again_without_finding_legal_moves(game_id: str) -> None:
+    """The search agent's copies (engine/replica.py) replay each move itself: same table,
+    same log, byte for byte, as the match and as restore() from its snapshot."""
+    from cardsmith.engine.agents import RandomAgent, play_out
+    from cardsmith.engine.flow import PlayedMatch
+    from cardsmith.engine.game import load
+
+    game = load(game_id)
+    match = game.new_match(seed=5)
+    play_out(match, [RandomAgent(1), RandomAgent(2)], max_actions=150)
+    copy = match.replica()
+    assert copy.state_summary() == match.state_summary() and copy.log == match.log
+    assert copy.log == PlayedMatch.restore(game, match.snapshot()).log
+    assert [a.description for a in copy.legal_actions()] == [a.description for a in match.legal_actions()]
+
+
 def test_the_search_agent_plays_whole_matches_and_beats_random() -> None:
     """Monte Carlo tree search over determinized worlds: those worlds can deal a hand the
     real game never would (a Combat Cards hand of Draw cards only), so its rollouts meet

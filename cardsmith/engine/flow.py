@@ -19,6 +19,7 @@ from typing import Any
 from cardsmith.dsl import ir
 from cardsmith.engine import runtime as rt
 from cardsmith.engine.match import ENDLESS, Match, _NotAnOption
+from cardsmith.engine.replica import Rebuilder, portable
 from cardsmith.engine.state import Card, Player
 
 MAX_COMBINATIONS = 200
@@ -50,6 +51,8 @@ class PlayedMatch(Match):
         super().__init__(*args, **kwargs)
         self.flow_active = True
         self.history: list[int] = []
+        # every applied move as (id, seat, description, portable payload): replica() replays them
+        self.moves: list[tuple[int, int, str, Any]] = []
         self.cards_played: list[tuple[int, str]] = []
         self.record("match", game=self.game.ir.game.id, seed=self.seed, players=len(self.players), mode=self.mode,
                     decks=self.decks)
@@ -79,8 +82,12 @@ class PlayedMatch(Match):
         chosen = actions[action] if isinstance(action, int) else action
         if chosen not in actions:
             raise ValueError("not a legal action now")
+        self._apply_move(chosen)
+
+    def _apply_move(self, chosen: Action) -> None:
         self.record("action", player=f"player{chosen.player + 1}", id=chosen.id, description=chosen.description)
         self.history.append(chosen.id)
+        self.moves.append((chosen.id, chosen.player, chosen.description, portable(chosen.payload)))
         picked = chosen.payload[1] if isinstance(chosen.payload, tuple) else chosen.payload
         for value in picked if isinstance(picked, list) else [picked]:
             # "played": a card its chooser takes out of a zone only they can see (a hand)
@@ -207,6 +214,17 @@ class PlayedMatch(Match):
         if match.state_summary() != snapshot["state"]:
             raise ValueError("the restored match differs from the snapshot")
         return match
+
+    def replica(self) -> PlayedMatch:
+        """A copy of this match at this position, for search (engine/replica.py): replayed
+        move by move without finding legal moves; the table is checked to be the same."""
+        copy = type(self)(self.game, seed=self.seed, players=len(self.players), mode=self.mode, decks=self.decks)
+        rebuild = Rebuilder(copy)
+        for action_id, seat, description, payload in self.moves:
+            copy._apply_move(Action(action_id, seat, description, rebuild.value(payload)))
+        if copy.state_summary() != self.state_summary():
+            raise ValueError("the replica differs from the match")
+        return copy
 
     # ---------------------------------------------------------------- driving the flow
     def _advance(self, reply: Any) -> None:

@@ -1,7 +1,7 @@
 """A Monte Carlo tree search agent that does not peek.
 
-Each iteration clones the current match (deterministic replay of its history — see
-PlayedMatch.snapshot), then *determinizes* it from the searching player's point of
+Each iteration clones the current match (a replica: its moves replayed without finding
+legal moves — see engine/replica.py), then *determinizes* it from the searching player's point of
 view: every zone that player cannot see is shuffled and the clone's RNG is reseeded,
 so the search plays against a plausible world, not the real hidden cards or future
 rolls. It then walks the tree by UCB1, expands one action, plays randomly to the end
@@ -15,7 +15,6 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 from cardsmith.engine.flow import Action, PlayedMatch
 
@@ -43,20 +42,19 @@ class SearchAgent:
             return actions[0]
         me = actions[0].player
         root = _Node()
-        snapshot = match.snapshot()
         deadline = time.perf_counter() + self.milliseconds / 1000 if self.milliseconds else None
         for _ in range(self.iterations):
             if deadline is not None and time.perf_counter() > deadline:
                 break
-            clone = self._determinized(match, snapshot, me)
+            clone = self._determinized(match, me)
             self._iterate(clone, root)
         if not root.children:
             return actions[self.rng.randrange(len(actions))]
         best = max(root.children.items(), key=lambda item: (item[1].visits, self.rng.random()))[0]
         return actions[best] if best < len(actions) else actions[0]
 
-    def _determinized(self, match: PlayedMatch, snapshot: dict[str, Any], me: int) -> PlayedMatch:
-        clone = PlayedMatch.restore(match.game, snapshot)
+    def _determinized(self, match: PlayedMatch, me: int) -> PlayedMatch:
+        clone = match.replica()
         clone.determinize(me, self.rng)
         clone.rng.seed(self.rng.getrandbits(64))
         return clone
