@@ -50,6 +50,14 @@ function total_attack() {
   for each u in all units in battlefield { increase total by u.attack }
   return total
 }
+function rebound_loop_variable() {
+  let z = battlefield
+  for each u in all units in battlefield {
+    if u.attack > 0 { set u to none }
+    set z to u.zone
+  }
+  return z
+}
 card "Banner" {
   type: Unit
   faction: Red
@@ -169,3 +177,14 @@ def test_seeded_matches_log_the_same_with_and_without_the_optimizations(
     plain = CompiledGame(game_ir)
     assert planned.source != plain.source and "rt.card_builtin" not in plain.source
     assert _logs(planned, game_id, range(1, 3), cap) == _logs(plain, game_id, range(1, 3), cap)
+
+
+def test_a_loop_variable_the_body_sets_is_not_read_as_a_certain_card(tmp_path: Path) -> None:
+    """`for each u in all units` makes u a card — unless the body can give it another
+    value (`set u to none`): then `u.zone` must stay a read that copes with none."""
+    game = CompiledGame(_ir(tmp_path))
+    body = game.source.split("def F_rebound_loop_variable")[1].split("\ndef ")[0]
+    assert "rt.card_builtin(m, v_u, 'zone')" in body and "v_u.zone" not in body
+    match = Match(game, seed=1, players=2)
+    match.create_card("Knight", match.zone("battlefield", None), match.players[0])
+    assert game.handlers[("function", "rebound_loop_variable")](match, rt.Ctx(match.players[0], None)) is None

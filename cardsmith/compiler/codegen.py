@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import keyword
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -114,6 +115,7 @@ class BodyWriter:
         self.temp = 0
         self.entry_step = True  # the body's first statement counts the call as a step
         self.yields = False
+        self.rebound: set[str] | None = None  # names never "certainly a card" (rebound_names)
         for text in gen.preamble:
             self.line(text)
 
@@ -131,6 +133,8 @@ class BodyWriter:
 
     # ---- statements
     def block(self, body: list[ir.Stmt], scope: Scope) -> None:
+        if self.rebound is None:  # the whole body: the first block written
+            self.rebound = rebound_names(body)
         if not body:
             self.line("pass")
             return
@@ -175,7 +179,7 @@ class BodyWriter:
             inner = scope.child()
             each = isinstance(s.source, ir.Query) and s.source.det in ("each", "every", "all")
             inner.bind(s.var, card=each and isinstance(s.source, ir.Query)
-                       and s.source.noun.lower() not in _PLAYER_NOUNS)
+                       and s.source.noun.lower() not in _PLAYER_NOUNS and s.var not in (self.rebound or ()))
             if each:
                 self.line(f"for {ident(s.var)} in {source}:")  # a query's result is always a new list
             else:
@@ -756,6 +760,22 @@ class CodeGenerator:
             if a.condition is not None:
                 self.add_expr((*key, "condition"), name + "_cond", [], _origin(a, "static condition"), a.condition,
                               scope.child())
+
+
+def rebound_names(body: list[ir.Stmt]) -> set[str]:
+    """Names a body binds more than once, or sets: a loop's variable is "certainly a card"
+    only when nothing else in the whole body can give the Python variable another value
+    (Python variables live as long as the function, not the block)."""
+    bound: Counter[str] = Counter()
+    assigned: set[str] = set()
+    for node in nodes(body):
+        if isinstance(node, ir.Let):
+            bound[node.name] += 1
+        elif isinstance(node, ir.ForEach | ir.Choose):
+            bound[node.var] += 1
+        elif isinstance(node, ir.Assign) and isinstance(node.target, ir.Ref):
+            assigned.add(node.target.name)
+    return {name for name, count in bound.items() if count > 1} | assigned
 
 
 def field_kinds(game: ir.Game) -> dict[str, str]:
