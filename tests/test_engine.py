@@ -538,6 +538,23 @@ def test_a_replica_is_the_match_again_without_finding_legal_moves(game_id: str) 
     assert [a.description for a in copy.legal_actions()] == [a.description for a in match.legal_actions()]
 
 
+def test_replica_payloads_round_trip_and_an_unknown_card_falls_back_to_replay() -> None:
+    from cardsmith.engine.agents import RandomAgent, play_out
+    from cardsmith.engine.game import load
+    from cardsmith.engine.replica import Rebuilder, portable
+
+    game = load("kingdom_combat")
+    match = game.new_match(seed=3)
+    play_out(match, [RandomAgent(1), RandomAgent(2)], max_actions=60)
+    card = match.all_cards()[5]
+    value = ("move", [card, match.players[1], match.zone("hand", match.players[0]), (2, 3), "pass", None])
+    assert Rebuilder(match).value(portable(value)) == value
+    action_id, seat, description, _payload = match.moves[-1]
+    match.moves[-1] = (action_id, seat, description, ("card", 10**9))  # no such card
+    copy = match.replica()  # replayed by action id instead
+    assert copy.state_summary() == match.state_summary()
+
+
 def test_the_search_agent_plays_whole_matches_and_beats_random() -> None:
     """Monte Carlo tree search over determinized worlds: those worlds can deal a hand the
     real game never would (a Combat Cards hand of Draw cards only), so its rollouts meet
