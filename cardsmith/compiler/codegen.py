@@ -179,7 +179,7 @@ class BodyWriter:
             inner = scope.child()
             each = isinstance(s.source, ir.Query) and s.source.det in ("each", "every", "all")
             inner.bind(s.var, card=each and isinstance(s.source, ir.Query)
-                       and s.source.noun.lower() not in _PLAYER_NOUNS and s.var not in (self.rebound or ()))
+                       and s.source.noun.lower() not in ir.PLAYER_NOUNS and s.var not in (self.rebound or ()))
             if each:
                 self.line(f"for {ident(s.var)} in {source}:")  # a query's result is always a new list
             else:
@@ -445,7 +445,7 @@ class BodyWriter:
 
     def query(self, e: ir.Query, scope: Scope, decide: bool) -> str:
         inner = scope.child()
-        inner.bind("it", card=e.noun.lower() not in _PLAYER_NOUNS)
+        inner.bind("it", card=e.noun.lower() not in ir.PLAYER_NOUNS)
         where = f"(lambda v_it: {self.expr(e.where, inner, decide=False)})" if e.where is not None else "None"
         zone = self.expr(e.zone, scope, decide=False) if e.zone is not None else "None"
         count = self.expr(e.count, scope) if e.count is not None else "None"
@@ -469,7 +469,7 @@ class BodyWriter:
     def zone_plan(self, e: ir.Query, inner: Scope) -> str:
         """Extra arguments of rt.query when part of the condition reads a card only by its
         zone (queryplan.py): that part, asked once per zone, and the rest, asked per card."""
-        if e.where is None or e.noun.lower() in _PLAYER_NOUNS or not self.gen.planner.pure_expr(e.where):
+        if e.where is None or e.noun.lower() in ir.PLAYER_NOUNS or not self.gen.planner.pure_expr(e.where):
             return ""
         by_zone, rest = self.gen.planner.split(e.where, inner.locals)
         if not by_zone:
@@ -483,7 +483,6 @@ class BodyWriter:
 # card built-ins that hold a card, player or zone (or none)
 _ENTITY_BUILTINS = frozenset({"zone", "controller", "owner", "host"})
 _PLAIN_BUILTINS = frozenset({"name", "type", "owner", "controller", "zone", "host", "position", "face_down", "id"})
-_PLAYER_NOUNS = frozenset({"player", "players", "opponent", "opponents"})
 _ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "//": "floordiv", "%": "mod"}
 _ORDER = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 # expressions whose Python value is already True or False

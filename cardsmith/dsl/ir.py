@@ -182,6 +182,10 @@ class TopOf(Node):
     bottom: bool = False
 
 
+# query nouns that name players rather than cards
+PLAYER_NOUNS = frozenset({"player", "players", "opponent", "opponents"})
+
+
 class Query(Node):
     """`DET [N | up to N] adjectives noun [in zone] [where cond]`.
 

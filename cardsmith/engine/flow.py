@@ -239,10 +239,7 @@ class PlayedMatch(Match):
                     isinstance(request, rt.Choose) and len(request.options) <= 1 and request.mode == "one"
                     and not request.optional):
                 if isinstance(request, rt.Choose) and not request.options:
-                    # nothing to choose from: the effect that asked fizzles
-                    self.record("fizzled", line=request.line, label=request.label)
-                    self.empty_choice = request
-                    request = self._flow.throw(rt.Fizzled())
+                    request = self._flow.throw(self.fizzle(request))  # the effect that asked stops
                     continue
                 # a forced choice (one option) needs no decision
                 answer = request.options[0] if isinstance(request, rt.Choose) else None
@@ -253,17 +250,17 @@ class PlayedMatch(Match):
         except rt.Fizzled:
             # no effect around the empty choice to fizzle: the rules themselves (a stage, a
             # procedure the turn calls) needed a choice that has no option
-            self.error = self.nothing_to_choose()
-            self.over = True
-            self._pending = None
+            self._stop(self.nothing_to_choose())
         except (rt.RulesError, rt.ExpectationFailed) as error:
-            self.error = f"{error} (line {self.last_line})"
-            self.over = True
-            self._pending = None
+            self._stop(f"{error} (line {self.last_line})")
         except RecursionError:
-            self.error = f"{ENDLESS} (line {self.last_line})"
-            self.over = True
-            self._pending = None
+            self._stop(f"{ENDLESS} (line {self.last_line})")
+
+    def _stop(self, error: str) -> None:
+        """The rules broke: the match ends here with the error in its result."""
+        self.error = error
+        self.over = True
+        self._pending = None
 
     def deal_decks(self) -> None:
         """Decklists go, card by card in their listed order, into each player's zone named

@@ -28,6 +28,11 @@ MAX_DEPTH = 200
 ENDLESS = "a rule calls itself without end"
 
 
+def _offers(request: rt.Choose, wanted: Any) -> bool:
+    """Is a scripted answer among a choice's options (that object, or equal as rules mean)?"""
+    return any(wanted is option or rt.same(wanted, option) for option in request.options)
+
+
 @dataclass
 class ScenarioResult:
     name: str
@@ -489,13 +494,18 @@ class Match:
                 continue
             if isinstance(request, rt.Choose) and not request.options and request.mode == "one" \
                     and not request.optional:
-                self.record("fizzled", line=request.line, label=request.label)
-                self.empty_choice = request
-                reply = rt.Fizzled()
+                reply = self.fizzle(request)
                 continue
             reply = answer(request)
             self.record("choice", player=self.describe(getattr(request, "player", None)),
                         picked=self.describe(reply))
+
+    def fizzle(self, request: rt.Choose) -> rt.Fizzled:
+        """A choice with nothing to choose from: logged and remembered; the exception to
+        throw into the effect that asked, which stops it (see guarded)."""
+        self.record("fizzled", line=request.line, label=request.label)
+        self.empty_choice = request
+        return rt.Fizzled()
 
     def nothing_to_choose(self) -> str:
         """Why a match or scenario stopped when a choice outside any effect was empty."""
@@ -510,7 +520,7 @@ class Match:
         if isinstance(request, rt.Choose):
             while self.script:
                 wanted = self.script.pop(0)
-                if request.mode == "one" and any(wanted is o or rt.compare("==", wanted, o) for o in request.options):
+                if request.mode == "one" and _offers(request, wanted):
                     return wanted
                 if request.mode != "one" and isinstance(wanted, list):
                     return wanted
@@ -687,7 +697,7 @@ class Match:
         offer fails the scenario at its `perform` line instead of being passed over."""
         if isinstance(request, rt.Choose) and request.mode == "one" and self.script:
             wanted = self.script[0]
-            if not any(wanted is o or rt.compare("==", wanted, o) for o in request.options):
+            if not _offers(request, wanted):
                 offered = ", ".join(str(self.describe(o)) for o in request.options[:6]) or "nothing"
                 raise rt.ExpectationFailed(
                     f"{self.describe(wanted)} is not an option for '{request.label}' "

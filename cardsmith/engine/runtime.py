@@ -15,6 +15,7 @@ from fractions import Fraction
 from types import GeneratorType as GeneratorType  # generated code tests native results with it
 from typing import TYPE_CHECKING, Any
 
+from cardsmith.dsl import ir
 from cardsmith.engine.state import Card, EnumValue, Modifier, Number, Player, Zone, normalize
 
 if TYPE_CHECKING:
@@ -160,14 +161,8 @@ def whole(m: Match, value: Any) -> int:
 
 
 def arith(op: str, a: Any, b: Any) -> Number:
-    if type(a) is int and type(b) is int:  # the common case, exact without Fractions
-        if op == "+":
-            return a + b
-        if op == "-":
-            return a - b
-        if op == "*":
-            return a * b
-    return _arith(op, a, b)
+    """`a op b` for an operator named at run time; compiled code calls add, sub, ... itself."""
+    return _ARITH[op](a, b)
 
 
 def _arith(op: str, a: Any, b: Any) -> Number:
@@ -233,6 +228,7 @@ def mod(a: Any, b: Any) -> Number:
     return _arith("%", a, b)
 
 
+_ARITH: dict[str, Callable[[Any, Any], Number]] = {"+": add, "-": sub, "*": mul, "/": div, "//": floordiv, "%": mod}
 _IDENTITY_TYPES = (Card, Player, Zone)
 
 
@@ -254,8 +250,6 @@ def same(a: Any, b: Any) -> bool:
         return False
     return bool(a == b)
 
-
-_same = same
 
 
 def _ordered(op: str, a: Any, b: Any) -> None:
@@ -316,7 +310,7 @@ def contains(m: Match, collection: Any, item: Any) -> bool:
     if isinstance(collection, Range):
         return item in collection
     if isinstance(collection, list | tuple | set):
-        return any(_same(item, x) for x in collection)
+        return any(same(item, x) for x in collection)
     if collection is None:
         return False
     raise RulesError(f"'in' needs a list, a zone or a range, not {collection!r}")
@@ -667,7 +661,7 @@ def query(m: Match, ctx: Ctx, noun: str, adjectives: list[str], zone: Any,
     the part that reads a card only by its zone, asked once per zone, and the part asked
     of each card of the zones that pass."""
     noun = noun.lower()
-    if noun in ("player", "players", "opponent", "opponents"):
+    if noun in ir.PLAYER_NOUNS:
         pool: list[Any] = players(m)
         if noun.startswith("opponent") or "other" in adjectives:
             pool = [p for p in pool if p is not ctx.you]
@@ -799,22 +793,8 @@ _MEMO_LIMIT = 200_000
 def memo(m: Match, ctx: Ctx, fn: Callable[..., Any], reads_actor: bool, *args: Any) -> Any:
     """A pure function's result (compiler/purity.py proves which are), remembered for
     as long as the match state keeps its version. A list result is copied out, so a
-    caller that changes it cannot change the remembered one. (_remembered's lookup,
-    written out again here: this is the engine's most frequent call.)"""
-    if reads_actor:
-        return _remembered(m, ctx, fn, reads_actor, args, False)
-    key = (m.version, m._in_statics, fn, *args)
-    cache = m.memo
-    try:
-        value = cache.get(key, _MISSING)
-    except TypeError:  # an argument that cannot be a key (a list): just compute
-        return fn(m, ctx, *args)
-    if value is _MISSING:
-        value = fn(m, ctx, *args)
-        if len(cache) >= _MEMO_LIMIT:
-            cache.clear()
-        cache[key] = value
-    return list(value) if type(value) is list else value
+    caller that changes it cannot change the remembered one."""
+    return _remembered(m, ctx, fn, reads_actor, args, False)
 
 
 def memo_body(m: Match, ctx: Ctx, fn: Callable[..., Any], reads_actor: bool, *args: Any) -> Any:
