@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
 from cardsmith.engine.agents import RandomAgent, play_out
 from cardsmith.engine.decks import decks_for
@@ -67,7 +68,58 @@ def time_split(game_id: str, matches: int) -> tuple[float, float]:
     return legal / total, applying / total
 
 
+def cardsmith_work(game_id: str, matches: int) -> dict[str, float]:
+    """What one cardsmith action does, counted rather than timed (so it does not move
+    with the machine's load): Python function calls (as cProfile counts them, the same
+    count as rlcard_calls_per_step), the match log's entries and events, and the
+    legality probes (a run of an action up to its payment, rolled back)."""
+    import cProfile
+    import pstats
+
+    game = load(game_id)
+    players = max(2, game.ir.game.players_min)
+    decks = decks_for(game, players, None)
+    actions = entries = events = 0
+    profile = cProfile.Profile()
+    for seed in range(1, matches + 1):
+        match = PlayedMatch(game, seed=seed, players=players, decks=decks)
+        agents = [RandomAgent(seed * 10 + i) for i in range(players)]
+        profile.enable()
+        actions += play_out(match, agents, max_actions=20_000)
+        profile.disable()
+        entries += len(match.log)
+        events += sum(1 for entry in match.log if entry.get("event") == "emit")
+    stats = pstats.Stats(profile)
+    probes = sum(counts[0] for where, counts in stats.stats.items()  # type: ignore[attr-defined]
+                 if where[2] == "_try" and where[0].endswith("flow.py"))
+    per = max(actions, 1)
+    return {"calls": stats.total_calls / per, "log": entries / per, "events": events / per,  # type: ignore[attr-defined]
+            "probes": probes / per}
+
+
+def rlcard_calls_per_step(env_name: str, matches: int) -> float | None:
+    """Python function calls per RLCard step, counted as cardsmith_work counts them."""
+    import cProfile
+    import pstats
+
+    profile = cProfile.Profile()
+    played = _run_rlcard(env_name, matches, profile)
+    if played is None:
+        return None
+    return float(pstats.Stats(profile).total_calls) / max(played[0], 1)  # type: ignore[attr-defined]
+
+
 def bench_rlcard(env_name: str, matches: int) -> tuple[float, float, int] | None:
+    played = _run_rlcard(env_name, matches)
+    if played is None:
+        return None
+    steps, elapsed = played
+    return steps / elapsed, matches / elapsed, steps
+
+
+def _run_rlcard(env_name: str, matches: int, profile: Any = None) -> tuple[int, float] | None:
+    """(steps, seconds) of `matches` RLCard matches with random agents at every seat,
+    profiled only while the matches run when a profile is given (None without rlcard)."""
     try:
         import rlcard
         from rlcard.agents import RandomAgent as RLRandom
@@ -78,10 +130,13 @@ def bench_rlcard(env_name: str, matches: int) -> tuple[float, float, int] | None
     steps = 0
     start = time.perf_counter()
     for _ in range(matches):
+        if profile is not None:
+            profile.enable()
         trajectories, _payoffs = env.run(is_training=False)
+        if profile is not None:
+            profile.disable()
         steps += sum(len(t) // 2 for t in trajectories)
-    elapsed = time.perf_counter() - start
-    return steps / elapsed, matches / elapsed, steps
+    return steps, time.perf_counter() - start
 
 
 def main() -> int:
@@ -109,6 +164,15 @@ def main() -> int:
         with paused_gc():
             legal, applying = time_split(game_id, min(args.matches, 10))
         print(f"  {game_id:32} legal moves {legal:6.1%}   applying {applying:6.1%}")
+    print("\nwhat one action does, counted (not timed) over a few matches:")
+    for game_id in args.games.split(","):
+        work = cardsmith_work(game_id, min(args.matches, 5))
+        print(f"  cardsmith {game_id:22} {work['calls']:7,.0f} Python calls   {work['log']:5.1f} log entries   "
+              f"{work['events']:5.1f} events   {work['probes']:5.1f} legality probes")
+    for env_name in ("uno", "gin-rummy"):
+        calls = rlcard_calls_per_step(env_name, min(args.matches, 20))
+        if calls is not None:
+            print(f"  RLCard {env_name:25} {calls:7,.0f} Python calls")
     if "uno" in baselines:
         for name, aps, _mps, _total in rows:
             if name.startswith("cardsmith"):

@@ -359,21 +359,24 @@ def simulate(
     from rich.console import Console
     from rich.progress import Progress
 
+    from cardsmith.engine.agents import agent_problem
     from cardsmith.engine.simulate import simulate as run
     from cardsmith.engine.simulate import statistics
 
     if games < 1 or jobs < 1:
         _err("error: --games and --jobs must be at least 1")
         raise typer.Exit(EXIT_USAGE)
+    kinds = [k.strip() for k in agents_spec.split(",") if k.strip()] or ["random"]
+    problems = [p for p in (agent_problem(k) for k in kinds) if p is not None]
+    for problem in problems:
+        _err(f"error: {problem}")
+    if problems:
+        raise typer.Exit(EXIT_USAGE)
     game = _compiled(target)
     count = players if players is not None else game.ir.game.players_min
     console = Console(stderr=True, no_color="NO_COLOR" in os.environ)
     with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
         task = bar.add_task(f"simulating {target}", total=games)
-        kinds = [k.strip() for k in agents_spec.split(",") if k.strip()] or ["random"]
-        if any(k not in ("random", "greedy") and not k.startswith("search") for k in kinds):
-            _err("error: --agents takes random, greedy and search[:ITERATIONS|:MSms]")
-            raise typer.Exit(EXIT_USAGE)
         decks = _decks(game, count, deck)
         results = run(target, games, seed, players, mode, jobs, agents=kinds, decks=decks,
                       progress=lambda n: bar.advance(task, n), traces=traces)

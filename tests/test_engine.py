@@ -453,6 +453,26 @@ def test_failing_simulated_matches_are_saved_as_replayable_traces(tmp_path: Path
     assert by_id.returncode == 2 and "--game FOLDER" in by_id.stderr
 
 
+def test_bad_agents_are_usage_errors_before_any_match() -> None:
+    """A misspelt agent or search budget is refused up front (exit 2, every problem
+    named), never an internal error from a worker halfway through a simulation."""
+    from cardsmith.engine.agents import agent_problem, make_agent
+
+    assert agent_problem("search:200") is None and agent_problem("search:50ms") is None
+    assert agent_problem("search") is None and agent_problem("greedy") is None
+    for bad in ("search:abc", "search:0", "search:0ms", "search:", "search:-5", "search:1.5ms"):
+        problem = agent_problem(bad)
+        assert problem is not None and "bad search budget" in problem, bad
+    assert agent_problem("human") is not None and agent_problem("human", human=True) is None
+    with pytest.raises(ValueError, match="bad search budget"):
+        make_agent("search:x", 1)
+    run = [sys.executable, "-m", "cardsmith"]
+    done = subprocess.run([*run, "simulate", "combat_cards", "-n", "1", "--agents", "search:abc,fool"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and "internal error" not in done.stderr
+    assert "bad search budget 'abc'" in done.stderr and "unknown agent 'fool'" in done.stderr
+
+
 def test_greedy_and_human_agents() -> None:
     from cardsmith.engine.agents import GreedyAgent, HumanAgent, RandomAgent, play_out
     from cardsmith.engine.flow import PlayedMatch

@@ -42,3 +42,20 @@ def test_bounded_soak(game_id: str) -> None:
 @pytest.mark.parametrize("game_id", sorted(SOAK_GAMES))
 def test_full_soak(game_id: str) -> None:
     assert soak(game_id, 1000) == []
+
+
+def test_the_benchmark_counts_what_an_action_does() -> None:
+    """The engine benchmark's counted figures (Python calls, log entries, events, legality
+    probes per action) are what the speed notes argue from: they must count something real."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_engine.py"
+    spec = importlib.util.spec_from_file_location("bench_engine", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    combat = bench.cardsmith_work("combat_cards", 1)
+    assert combat["calls"] > 100 and combat["log"] > 1 and combat["events"] > 1 and combat["probes"] == 0
+    kingdom = bench.cardsmith_work("kingdom_cards", 1)
+    assert kingdom["probes"] > 1  # its actions are offered by running them up to payment

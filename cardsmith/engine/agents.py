@@ -113,22 +113,42 @@ class HumanAgent:
             self.show(f"please answer a number from 0 to {len(actions) - 1}")
 
 
+AGENT_KINDS = "random, greedy, search, search:ITERATIONS or search:MILLISECONDSms"
+
+
+def agent_problem(kind: str, human: bool = False) -> str | None:
+    """What is wrong with an agent as written on the command line (None: nothing). Asked
+    before any match starts, so a bad spelling is a usage error, never a failure in a
+    worker process halfway through a simulation."""
+    if kind in ("random", "greedy") or (human and kind == "human"):
+        return None
+    if kind == "search" or kind.startswith("search:"):
+        budget = kind.partition(":")[2]
+        digits = budget[:-2] if budget.endswith("ms") else budget
+        if kind == "search":
+            return None
+        if not digits.isdigit() or int(digits) < 1:
+            return (f"bad search budget {budget!r}: write a whole number of iterations or of "
+                    f"milliseconds, at least 1 (search:200 or search:500ms)")
+        return None
+    return f"unknown agent {kind!r} (agents: {AGENT_KINDS}{', human' if human else ''})"
+
+
 def make_agent(kind: str, seed: int, show: Callable[[str], None] | None = None,
                ask: Callable[[str], str] | None = None) -> Any:
     """`random`, `greedy`, `human`, or `search` / `search:ITERATIONS` / `search:200ms`."""
+    problem = agent_problem(kind, human=show is not None and ask is not None)
+    if problem is not None:
+        raise ValueError(problem)
     if kind == "random":
         return RandomAgent(seed)
     if kind == "greedy":
         return GreedyAgent(seed)
-    if kind == "search" or kind.startswith("search:"):
-        from cardsmith.engine.search import SearchAgent
-
-        budget = kind.partition(":")[2]
-        if budget.endswith("ms") and budget[:-2].isdigit():
-            return SearchAgent(seed, iterations=10**9, milliseconds=float(budget[:-2]))
-        if budget and not budget.isdigit():
-            raise ValueError(f"bad search budget {budget!r} (write search:200 or search:500ms)")
-        return SearchAgent(seed, iterations=int(budget) if budget else 100)
     if kind == "human" and show is not None and ask is not None:
         return HumanAgent(show, ask)
-    raise ValueError(f"unknown agent {kind!r} (random, greedy, human)")
+    from cardsmith.engine.search import SearchAgent
+
+    budget = kind.partition(":")[2]
+    if budget.endswith("ms"):
+        return SearchAgent(seed, iterations=10**9, milliseconds=float(budget[:-2]))
+    return SearchAgent(seed, iterations=int(budget) if budget else 100)
