@@ -260,14 +260,19 @@ def play(
             raise typer.Exit(EXIT_USAGE)
         kinds[human - 1] = "human"
     try:
-        agents = [make_agent(kind, seed * 1000 + i, show=_err, ask=lambda q: str(typer.prompt(q, err=True)))
+        agents = [make_agent(kind, seed * 1000 + i, show=_err, ask=_ask)
                   for i, kind in enumerate(kinds)]
     except ValueError as exc:
         _err(f"error: {exc}")
         raise typer.Exit(EXIT_USAGE) from None
     decks = _decks(game, count, deck)
     match = PlayedMatch(game, seed=seed, players=count, mode=mode, decks=decks)
-    applied = play_out(match, agents, max_actions=max_actions)
+    try:
+        applied = play_out(match, agents, max_actions=max_actions)
+    except (typer.Abort, KeyboardInterrupt):  # the person at the terminal stopped (Ctrl-C, end of input)
+        _err(f"\nstopped: the input ended before the match did (after {len(match.moves)} moves; "
+             f"--log writes nothing for an unfinished match)")
+        raise typer.Exit(EXIT_INPUT) from None
     result = {**match.result, "actions": applied, "seed": seed}
     if log is not None:
         from cardsmith.engine.replay import log_lines
@@ -277,6 +282,18 @@ def play(
         _err(f"wrote {log} ({len(lines)} events)")
     typer.echo(json.dumps(result, default=str))
     raise typer.Exit(EXIT_INPUT if match.error else EXIT_OK)
+
+
+def _ask(question: str) -> str:
+    """A line from the person playing at the terminal (or a pipe). The question goes to
+    stderr and nothing to stdout, which holds only the result (click's prompt writes a
+    space there); the end of the input stops the match (typer.Abort)."""
+    sys.stderr.write(f"{question}: ")
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    if not line:
+        raise typer.Abort()
+    return line.strip()
 
 
 @app.command()

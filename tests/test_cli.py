@@ -110,3 +110,13 @@ def test_check_accepts_several_targets_and_a_single_file(mini_game: Path, tmp_pa
     proc = cli("check", str(mini_game), str(other / "cards.cards"))
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.count(": ok") == 2
+
+
+def test_a_human_whose_input_ends_stops_the_match_cleanly() -> None:
+    """`play --human` reads answers from the terminal (or a pipe); input that ends before
+    the match does is a clean stop (exit 1, what happened), not click's bare 'Aborted.'."""
+    env = {**os.environ, "NO_COLOR": "1"}
+    proc = subprocess.run([sys.executable, "-m", "cardsmith.cli", "play", "combat_cards", "--human", "1"],
+                          input="0\n0\n", capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert "you are player1" in proc.stderr and "stopped: the input ended before the match did" in proc.stderr

@@ -707,7 +707,7 @@ class Match:
     def _strict_answer(self, request: Any) -> Any:
         if isinstance(request, rt.Choose) and self.script:
             wanted = self.script[0]
-            if request.mode == "one" and not any(wanted is o for o in request.options):
+            if request.mode == "one" and not _offers(request, wanted):
                 raise _NotAnOption()
         return self.default_answer(request)
 
