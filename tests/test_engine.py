@@ -594,6 +594,36 @@ def test_the_search_agent_plays_whole_matches_and_beats_random() -> None:
     assert wins == 2
 
 
+def test_a_cut_short_rollout_is_judged_by_the_games_heuristic() -> None:
+    """A rollout that reaches the depth limit before the match ends scores by the game's
+    declared heuristic — the leader 0.75, the other 0.25, a tie 0.5 each — not a draw
+    for everyone (which left the search picking at random in long games)."""
+    from cardsmith.engine import runtime as rt
+    from cardsmith.engine.agents import RandomAgent, play_out
+    from cardsmith.engine.flow import PlayedMatch
+    from cardsmith.engine.game import load
+    from cardsmith.engine.search import SearchAgent
+
+    game = load("combat_cards")
+    heuristic = game.handlers[("heuristic",)]
+    judged_once = False
+    for seed in range(1, 8):
+        match = PlayedMatch(game, seed=seed, players=2)
+        play_out(match, [RandomAgent(seed), RandomAgent(seed + 1)], max_actions=12)
+        if match.is_over:
+            continue
+        values = [heuristic(match, rt.Ctx(p, None)) for p in match.players]
+        rewards = SearchAgent(seed)._rewards(match)
+        assert sum(rewards.values()) == 1.0
+        if values[0] == values[1]:
+            assert rewards == {0: 0.5, 1: 0.5}
+        else:
+            leader = 0 if values[0] > values[1] else 1
+            assert rewards[leader] == 0.75 and rewards[1 - leader] == 0.25
+            judged_once = True
+    assert judged_once
+
+
 def test_determinize_guesses_hidden_cards_and_rolls_back() -> None:
     import random
 

@@ -5,7 +5,8 @@ legal moves — see engine/replica.py), then *determinizes* it from the searchin
 view: every zone that player cannot see is shuffled and the clone's RNG is reseeded,
 so the search plays against a plausible world, not the real hidden cards or future
 rolls. It then walks the tree by UCB1, expands one action, plays randomly to the end
-(or a depth limit) and backs up the result for every player. The budget is a number of
+(or a depth limit, where the game's declared heuristic judges the position) and backs up
+the result for every player. The budget is a number of
 iterations or milliseconds, whichever ends first.
 """
 
@@ -16,6 +17,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
+from cardsmith.engine import runtime as rt
 from cardsmith.engine.flow import Action, PlayedMatch
 
 
@@ -110,4 +112,27 @@ class SearchAgent:
             share = 1.0 / len(match.winners)
             winners = {p.index for p in match.winners}
             return {p: (share if p in winners else 0.0) for p in players}
-        return {p: 0.5 for p in players}  # a draw, or a rollout cut short
+        if not match.is_over:
+            judged = self._judged(match)
+            if judged is not None:
+                return judged
+        return {p: 0.5 for p in players}  # a draw, or a cut-short rollout the game gives no way to judge
+
+    def _judged(self, match: PlayedMatch) -> dict[int, float] | None:
+        """A rollout cut short at the depth limit, judged by the heuristic the game declares
+        (as the greedy agent judges a move): each player by how many others it leads,
+        between 0.25 (behind everyone) and 0.75 (ahead of everyone) — never as sure as a
+        real win or loss, and free of the heuristic's scale. Without this, a long game
+        (a random Kingdom Combat match runs ~3,600 actions) ends almost no rollout, every
+        one scores a draw, and the search picks at random."""
+        heuristic = match.game.handlers.get(("heuristic",))
+        if heuristic is None or len(match.players) < 2:
+            return None
+        try:
+            values = [heuristic(match, rt.Ctx(p, None)) for p in match.players]
+        except (rt.RulesError, TypeError, ValueError, ArithmeticError):
+            return None
+        others = len(values) - 1
+        return {i: 0.25 + 0.5 * sum(1.0 if mine > v else 0.5 if mine == v else 0.0
+                                    for j, v in enumerate(values) if j != i) / others
+                for i, mine in enumerate(values)}
