@@ -96,3 +96,25 @@ def test_two_kingdoms_content() -> None:
     assert {b.name for b in game.boards} and any(b.width == 22 and b.height == 20 for b in game.boards)
     assert game.sheets
     assert len(game.cards) >= 9
+
+
+def test_combat_cards_deals_each_player_their_own_draw_card() -> None:
+    """A Draw card's Draw (Self) is read off its owner. Both used to be created without
+    one (so owned by player1, who runs setup): player2's Draw card drew for player1, and
+    random matches were won ~80% by the first seat whatever its side (a mirror match of
+    two horror decks 189 to 9). Now every card in a hand belongs to that hand's player."""
+    from cardsmith.engine.flow import PlayedMatch
+    from cardsmith.engine.game import load
+
+    game = load("combat_cards")
+    for mode in ("starter", "constructed"):
+        match = PlayedMatch(game, seed=3, players=2, mode=mode)
+        hands = [match.zones[("hand", p.index)].cards for p in match.players]
+        for _ in range(20):  # constructed: each player picks a deck before the hands are dealt
+            if all(any(c.name == "Draw" for c in hand) for hand in hands):
+                break
+            match.apply(match.legal_actions()[0])
+        for player in match.players:
+            hand = match.zones[("hand", player.index)].cards
+            assert any(c.name == "Draw" for c in hand)
+            assert all(c.owner is player for c in hand), [(c.name, c.owner) for c in hand]
