@@ -126,7 +126,11 @@ def fmt(
     files: list[Path] = []
     for p in paths:
         if p.is_dir():
-            files.extend(sorted(p.rglob("*.cards")))
+            found = sorted(f for f in p.rglob("*.cards") if f.is_file())
+            if not found:
+                _err(f"error: no .cards files in {p}")
+                raise typer.Exit(EXIT_USAGE)
+            files.extend(found)
         elif p.is_file():
             files.append(p)
         else:
@@ -245,13 +249,12 @@ def play(
     """Play one match between agents (or you) and print the result (JSON)."""
     from cardsmith.engine.agents import make_agent, play_out
     from cardsmith.engine.flow import PlayedMatch
+    from cardsmith.engine.setup import seat_range
     from cardsmith.util.atomic import write_text_atomic
 
     game = _compiled(target)
-    if mode is not None and mode not in {m.name for m in game.ir.modes}:
-        _err(f"error: unknown mode '{mode}'")
-        raise typer.Exit(EXIT_USAGE)
-    count = players if players is not None else game.ir.game.players_min
+    _refuse_bad_setup(game, players, mode)
+    count = players if players is not None else seat_range(game, mode)[0]
     kinds = [k.strip() for k in agents_spec.split(",") if k.strip()] or ["random"]
     kinds = [kinds[i] if i < len(kinds) else kinds[-1] for i in range(count)]
     if human is not None:
@@ -333,19 +336,24 @@ def replay(
     game: Annotated[str | None, typer.Option("--game", help="the game (default: the one the log names)")] = None,
 ) -> None:
     """Replay a match log and verify it, event by event; exit 1 at the first divergence."""
-    from cardsmith.engine.replay import replay as run_replay
+    from cardsmith.compiler.loader import is_library_game
+    from cardsmith.engine.replay import parse_log, replay_entries
 
     try:
         lines = [line for line in log.read_text(encoding="utf-8").splitlines() if line.strip()]
     except (OSError, UnicodeDecodeError) as exc:
         _err(f"error: cannot read {log}: {exc}")
         raise typer.Exit(EXIT_USAGE) from None
-    try:
-        result = run_replay(lines, game)
-    except LoadError as exc:
-        if game is None:  # the log names its game by id: a game outside the library needs --game
-            _err("note: a log names its game by id; for a game folder, pass --game FOLDER")
-        raise _usage_error(exc) from None
+    entries, problem = parse_log(lines)
+    if problem is None:
+        target = game or str(entries[0].get("game"))
+        if game is None and not is_library_game(target):
+            # the log names its game by id: a game outside the library needs --game
+            _err(f"error: the log's game {target!r} is not in the library")
+            _err("  = hint: a log names its game by id; for a game folder, pass --game FOLDER")
+            raise typer.Exit(EXIT_USAGE)
+        problem = replay_entries(entries, _compiled(target))
+    result = problem
     if result.ok:
         _err(f"{log}: {result.message}")
         raise typer.Exit(EXIT_OK)
@@ -377,11 +385,12 @@ def simulate(
     from rich.progress import Progress
 
     from cardsmith.engine.agents import agent_problem
+    from cardsmith.engine.setup import seat_range
     from cardsmith.engine.simulate import simulate as run
     from cardsmith.engine.simulate import statistics
 
-    if games < 1 or jobs < 1:
-        _err("error: --games and --jobs must be at least 1")
+    if not 1 <= games <= MAX_SIMULATED or not 1 <= jobs <= MAX_JOBS:
+        _err(f"error: --games must be from 1 to {MAX_SIMULATED:,} and --jobs from 1 to {MAX_JOBS}")
         raise typer.Exit(EXIT_USAGE)
     kinds = [k.strip() for k in agents_spec.split(",") if k.strip()] or ["random"]
     problems = [p for p in (agent_problem(k) for k in kinds) if p is not None]
@@ -390,7 +399,8 @@ def simulate(
     if problems:
         raise typer.Exit(EXIT_USAGE)
     game = _compiled(target)
-    count = players if players is not None else game.ir.game.players_min
+    _refuse_bad_setup(game, players, mode)
+    count = players if players is not None else seat_range(game, mode)[0]
     console = Console(stderr=True, no_color="NO_COLOR" in os.environ)
     with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
         task = bar.add_task(f"simulating {target}", total=games)
@@ -416,13 +426,34 @@ def simulate(
     raise typer.Exit(EXIT_INPUT if stats["error_count"] else EXIT_OK)
 
 
+# simulate's bounds: every match's statistics are kept in memory until the report, and
+# a worker process per job
+MAX_SIMULATED = 1_000_000
+MAX_JOBS = 64
+
+
+def _refuse_bad_setup(game: Any, players: int | None, mode: str | None) -> None:
+    """A player count or mode the game does not declare: a usage error, before any match."""
+    from cardsmith.engine.setup import match_problems
+
+    problems = match_problems(game, players, mode)
+    for problem in problems:
+        _err(f"error: {problem}")
+    if problems:
+        raise typer.Exit(EXIT_USAGE)
+
+
 def _decks(game: object, players: int, files: list[Path] | None) -> list[list[str]] | None:
     """The decks a match deals; an illegal decklist is reported like `deck check` (exit 1)."""
     from cardsmith.decks.library import DeckError
-    from cardsmith.engine.decks import decks_for
+    from cardsmith.engine.decks import DecksNotDealt, decks_for
 
     try:
         return decks_for(game, players, files)  # type: ignore[arg-type]
+    except DecksNotDealt as exc:
+        _err(f"error: {exc}")
+        _err("  = hint: leave out --deck for this game")
+        raise typer.Exit(EXIT_USAGE) from None
     except DeckError as exc:
         report = exc.report
         for d in report.diagnostics:
@@ -458,6 +489,11 @@ def main() -> None:
     except RecursionError:
         _err("error: the input is nested too deeply to process")
         sys.exit(EXIT_INPUT)
+    except OSError as exc:  # a file or folder the command was pointed at cannot be read or written
+        what = exc.strerror or str(exc)
+        _err(f"error: cannot use {exc.filename}: {what}" if exc.filename else f"error: {what}")
+        _err("  = hint: check the path given on the command line (a folder, a full disk, no permission?)")
+        sys.exit(EXIT_USAGE)
     except Exception as exc:
         _err(f"internal error: {type(exc).__name__}: {exc}")
         _err("  = hint: this is a bug in cardsmith; please report it with the input that caused it")

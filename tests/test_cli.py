@@ -120,3 +120,87 @@ def test_a_human_whose_input_ends_stops_the_match_cleanly() -> None:
                           input="0\n0\n", capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 1 and proc.stdout == ""
     assert "you are player1" in proc.stderr and "stopped: the input ended before the match did" in proc.stderr
+
+
+def test_matches_refuse_player_counts_and_modes_the_game_does_not_declare() -> None:
+    """--players 0 used to run forever, --players 3 to play a two-player game with three,
+    and simulate ignored an unknown --mode: now each is a usage error naming what is allowed."""
+    for args, said in ((["play", "combat_cards", "--players", "0"], "played by 2 players, not 0"),
+                       (["play", "two_kingdoms", "--players", "3"], "played by 2 players, not 3"),
+                       (["simulate", "combat_cards", "-n", "1", "--mode", "STARTER"], "did you mean 'starter'"),
+                       (["simulate", "combat_cards", "-n", "1", "-j", "99999999999"], "--jobs from 1 to 64"),
+                       (["play", "combat_cards", "--deck", "x.deck"], "deals no decklists")):
+        proc = cli(*args)
+        assert proc.returncode == 2 and said in proc.stderr and "internal error" not in proc.stderr, (args, proc.stderr)
+    solo = cli("play", "construct_and_combat", "--mode", "solo", "--players", "1", "--max-actions", "5")
+    assert solo.returncode in (0, 1) and "internal error" not in solo.stderr  # a mode's own player count
+
+
+def test_replay_checks_the_logs_match_event(tmp_path: Path) -> None:
+    log = tmp_path / "m.jsonl"
+    assert cli("play", "combat_cards", "--seed", "2", "--log", str(log), "--max-actions", "30").returncode in (0, 1)
+    lines = log.read_text().splitlines()
+    head = json.loads(lines[0])
+    for change, said in (({"seed": float("inf")}, "seed must be a whole number"),
+                         ({"seed": "abc"}, "seed must be a whole number"),
+                         ({"mode": "nope"}, "no mode 'nope'"),
+                         ({"players": 0}, "played by 2 players, not 0"),
+                         ({"players": 99999999999}, "not 99999999999"),
+                         ({"decks": ["/nonexistent.deck"]}, "decks must be a list of card names")):
+        bad = tmp_path / "bad.jsonl"
+        bad.write_text("\n".join([json.dumps({**head, **change}), *lines[1:]]) + "\n")
+        proc = cli("replay", str(bad))
+        assert proc.returncode == 1 and f"{bad}:1:" in proc.stderr and said in proc.stderr, (change, proc.stderr)
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text("[" * 100_000 + "\n")
+    proc = cli("replay", str(deep))
+    assert proc.returncode == 1 and f"{deep}:1:" in proc.stderr and "nested too deeply" in proc.stderr
+    broken = write_game(tmp_path / "broken", {"rules.cards": 'game "B" {\n  id: b\n  players: "two\n}\n'})
+    proc = cli("replay", str(log), "--game", str(broken))
+    assert proc.returncode == 1 and "internal error" not in proc.stderr and "error" in proc.stderr
+
+
+def test_output_paths_that_cannot_be_written_are_usage_errors(tmp_path: Path) -> None:
+    """A folder, a full device, an unwritable place: `error: cannot use PATH: why`, exit 2,
+    never an internal error. A device such as /dev/null is written to, not replaced."""
+    folder = tmp_path / "a_folder"
+    folder.mkdir()
+    proc = cli("play", "combat_cards", "--max-actions", "5", "--log", str(folder))
+    assert proc.returncode == 2 and f"cannot use {folder}: it is a folder" in proc.stderr
+    assert folder.is_dir()
+    if Path("/dev/full").exists():
+        proc = cli("play", "combat_cards", "--max-actions", "5", "--log", "/dev/full")
+        assert proc.returncode == 2 and "cannot use /dev/full" in proc.stderr
+        assert Path("/dev/full").is_char_device()
+    proc = cli("play", "combat_cards", "--max-actions", "5", "--log", os.devnull)
+    assert proc.returncode == 0 and Path(os.devnull).is_char_device()
+    out_file = tmp_path / "taken"
+    out_file.write_text("x")
+    proc = cli("build", "combat_cards", "--out", str(out_file))
+    assert proc.returncode == 2 and "cannot use" in proc.stderr and "internal error" not in proc.stderr
+    proc = cli("build", "combat_cards", "--out", str(tmp_path / "o"), "--back-offset", "nan,nan")
+    assert proc.returncode == 2 and "offsets are numbers" in proc.stderr
+
+
+def test_fmt_skips_folders_named_like_cards_files(tmp_path: Path, mini_game: Path) -> None:
+    (mini_game / "odd.cards").mkdir()
+    proc = cli("fmt", "--check", str(mini_game))
+    assert proc.returncode in (0, 1) and "internal error" not in proc.stderr
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    proc = cli("fmt", "--check", str(empty))
+    assert proc.returncode == 2 and "no .cards files" in proc.stderr
+
+
+def test_a_scenario_stopped_by_the_rules_is_reported_at_its_own_statement(tmp_path: Path) -> None:
+    rules = MINI_RULES + '''
+procedure stumble() "stumble" {
+  let x = 1 / gold
+}
+'''
+    scenario = 'scenario "falls" {\n  players: 2\n  expect 1 == 1\n  stumble\n}\n'
+    folder = write_game(tmp_path / "g", {"rules.cards": rules, "cards.cards": MINI_CARDS,
+                                         "scenarios/s.cards": scenario})
+    proc = cli("test", str(folder))
+    assert proc.returncode == 1
+    assert "scenarios/s.cards:4: " in proc.stdout + proc.stderr, proc.stdout + proc.stderr

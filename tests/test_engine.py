@@ -145,7 +145,9 @@ scenario "recursion" { recurse forever }
 '''
     folder = write_game(tmp_path / "g", {"rules.cards": MINI_RULES, "cards.cards": MINI_CARDS, "x.cards": extra})
     results = {r.name: r for r in run_scenarios(str(folder))}
-    assert "loops without end" in results["loop"].message and results["loop"].line == 2
+    # located at the scenario statement that set the rules off; the message names the rules line
+    assert "loops without end" in results["loop"].message and results["loop"].line == 4
+    assert "line 2" in results["loop"].message
     assert "calls itself without end" in results["recursion"].message
 
 

@@ -443,6 +443,14 @@ def test_art_is_drawn_when_present_and_unreadable_art_warns(tmp_path: Path) -> N
     art = [d for d in result.diagnostics if d.code == "CS2003"]
     assert len(art) == 1 and "Archer" in art[0].message and "readable" in art[0].message
     assert b"/Subtype /Image" in result.files["cards.pdf"]
+    # a PNG whose header is fine but whose image data is cut short failed only when drawn
+    whole = folder / "art" / "whole.png"
+    Image.effect_noise((64, 64), 80).convert("RGB").save(whole)
+    (folder / "art" / "broken.png").write_bytes(whole.read_bytes()[:-60])
+    result = render(load_game_ir(str(folder)), Options())
+    assert result.ok
+    art = [d for d in result.diagnostics if d.code == "CS2003"]
+    assert len(art) == 1 and "Archer" in art[0].message and "readable" in art[0].message
 
 
 def test_frames_backs_and_icons_are_shared_forms() -> None:

@@ -649,10 +649,14 @@ class CodeGenerator:
             # rules) run after each statement, as they run after each action in a match.
             writer = BodyWriter(self)
             scope = Scope()
+            # where a failure is reported: the scenario statement running (the rules it
+            # sets off move m.last_line into other files)
+            writer.line(f"m.scenario_line = {sc.span.line!r}")
             writer.block(sc.setup, scope)
             # actions that can answer something on the stack: stack/instant speed, or taken by a responder
             stack_actions = {a.name for a in g.actions if a.speed in ("stack", "instant") or a.by == "responder"}
             for si, stmt in enumerate(sc.body):
+                writer.line(f"m.scenario_line = {stmt.span.line!r}")
                 writer.stmt(stmt, scope)
                 nxt = sc.body[si + 1] if si + 1 < len(sc.body) else None
                 # stack actions performed back to back respond to each other; anything

@@ -56,6 +56,12 @@ def library_games() -> dict[str, Path]:
     return games
 
 
+def is_library_game(name: str) -> bool:
+    """Is `name` the id of a game in the library (not a path)? A match log names its
+    game by id; a path written in a log is not followed."""
+    return name in library_games()
+
+
 def _cards_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*.cards") if p.is_file())
 

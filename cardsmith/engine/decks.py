@@ -7,6 +7,10 @@ from pathlib import Path
 from cardsmith.engine.game import CompiledGame
 
 
+class DecksNotDealt(Exception):
+    """Decklists were given for a game that deals none (it builds its decks itself)."""
+
+
 def decks_for(game: CompiledGame, players: int, deck_files: list[Path] | None) -> list[list[str]] | None:
     """Card names per seat. Decklists are dealt only into a game with a per-player zone
     named `deck`; without --deck, seat i gets the i-th ready deck of the library (in
@@ -15,6 +19,9 @@ def decks_for(game: CompiledGame, players: int, deck_files: list[Path] | None) -
 
     zone = game.zones.get("deck")
     if zone is None or zone.scope != "player":
+        if deck_files:
+            raise DecksNotDealt(f"{game.ir.game.name} deals no decklists: it has no zone `deck` per player "
+                                f"(its setup builds the decks)")
         return None
     if deck_files:
         decklists = [load_decklist(path, game.ir) for path in deck_files]

@@ -102,6 +102,7 @@ class Match:
         # a scenario's stack: each waiting effect with the scripted answers left for it
         self.stack_programs: list[tuple[str, Generator[Any, Any, Any], list[Any], int]] = []
         self.script_line = 0  # the scenario line whose `choosing` answers are in self.script
+        self.scenario_line = 0  # the scenario statement running (set by the compiled scenario)
         self.empty_choice: rt.Choose | None = None  # the last choice that had no option (it fizzled)
         self._in_statics = False
         self._statics_cache: list[tuple[Card, ir.Static, tuple[str, ...], rt.Ctx]] | None = None
@@ -720,18 +721,21 @@ class Match:
         except rt.ExpectationFailed as failed:
             return ScenarioResult(scenario.name, False, str(failed), scenario.span.file, failed.line, len(self.log))
         except rt.RulesError as error:
-            return ScenarioResult(scenario.name, False, f"rules error: {error}", scenario.span.file,
-                                  self.last_line, len(self.log))
+            return self._scenario_failed(scenario, f"rules error: {error}")
         except RecursionError:
-            return ScenarioResult(scenario.name, False, f"rules error: {ENDLESS}", scenario.span.file,
-                                  self.last_line, len(self.log))
+            return self._scenario_failed(scenario, f"rules error: {ENDLESS}")
         except rt.Fizzled:
-            return ScenarioResult(scenario.name, False, f"rules error: {self.nothing_to_choose()}",
-                                  scenario.span.file, self.last_line, len(self.log))
+            return self._scenario_failed(scenario, f"rules error: {self.nothing_to_choose()}")
         except (TypeError, ValueError, AttributeError, KeyError, IndexError, ZeroDivisionError) as error:
-            return ScenarioResult(scenario.name, False, f"engine error: {type(error).__name__}: {error}",
-                                  scenario.span.file, self.last_line, len(self.log))
+            return self._scenario_failed(scenario, f"engine error: {type(error).__name__}: {error}")
         return ScenarioResult(scenario.name, True, "ok", scenario.span.file, scenario.span.line, len(self.log))
+
+    def _scenario_failed(self, scenario: ir.ScenarioDecl, message: str) -> ScenarioResult:
+        """A scenario stopped by an error in the rules it set off: reported at the scenario
+        statement that was running, naming the rules line it reached."""
+        if self.last_line != self.scenario_line and f"line {self.last_line}" not in message:
+            message += f" (the rules were at line {self.last_line})"
+        return ScenarioResult(scenario.name, False, message, scenario.span.file, self.scenario_line, len(self.log))
 
     def resolve_stack(self) -> Generator[Any, Any, None]:
         """Every player passes: the waiting effects resolve, the last one first."""

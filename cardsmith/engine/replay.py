@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardsmith.engine.flow import PlayedMatch
-from cardsmith.engine.game import load
+from cardsmith.engine.game import CompiledGame, load
+from cardsmith.engine.runtime import RulesError
+from cardsmith.engine.setup import match_problems
 
 
 @dataclass
@@ -35,23 +37,55 @@ def log_lines(match: PlayedMatch, actions: int) -> list[str]:
 
 
 def replay(lines: list[str], game_override: str | None = None) -> ReplayResult:
+    """Replay a log's lines against the game it names (or `game_override`)."""
+    entries, problem = parse_log(lines)
+    if problem is not None:
+        return problem
+    return replay_entries(entries, load(game_override or str(entries[0].get("game"))))
+
+
+def parse_log(lines: list[str]) -> tuple[list[dict[str, Any]], ReplayResult | None]:
+    """A log's lines as JSON objects, or why they are not a log (with its line)."""
     entries: list[dict[str, Any]] = []
     for number, line in enumerate(lines, 1):
         try:
             entry = json.loads(line)
+        except RecursionError:
+            return [], ReplayResult(False, "this line is nested too deeply to read", number)
         except ValueError:
-            return ReplayResult(False, "this line is not JSON", number)
+            return [], ReplayResult(False, "this line is not JSON", number)
         if not isinstance(entry, dict):
-            return ReplayResult(False, "each line must be a JSON object", number)
+            return [], ReplayResult(False, "each line must be a JSON object", number)
         entries.append(entry)
     if not entries or entries[0].get("event") != "match":
-        return ReplayResult(False, "the log does not start with a 'match' event", 1)
+        return [], ReplayResult(False, "the log does not start with a 'match' event", 1)
+    return entries, None
+
+
+def _header_problem(game: CompiledGame, head: dict[str, Any]) -> str | None:
+    """What is wrong with a log's `match` event for this game (None: nothing)."""
+    seed, players, decks = head.get("seed"), head.get("players"), head.get("decks")
+    if type(seed) is not int:
+        return f"its seed must be a whole number, not {seed!r}"
+    problems = match_problems(game, players, head.get("mode"))
+    if problems:
+        return problems[0]
+    if decks is not None and not (isinstance(decks, list) and len(decks) == players and all(
+            isinstance(deck, list) and all(isinstance(name, str) for name in deck) for deck in decks)):
+        return "its decks must be a list of card names for each player"
+    return None
+
+
+def replay_entries(entries: list[dict[str, Any]], game: CompiledGame) -> ReplayResult:
+    """Replay parsed log entries (parse_log) against a compiled game."""
     head = entries[0]
+    problem = _header_problem(game, head)
+    if problem is not None:
+        return ReplayResult(False, f"bad 'match' event: {problem}", 1)
     try:
-        game = load(game_override or str(head["game"]))
-        match = PlayedMatch(game, seed=int(head["seed"]), players=int(head["players"]), mode=head.get("mode"),
+        match = PlayedMatch(game, seed=head["seed"], players=head["players"], mode=head.get("mode"),
                             decks=head.get("decks"))
-    except (KeyError, TypeError, ValueError) as exc:
+    except RulesError as exc:
         return ReplayResult(False, f"bad 'match' event: {exc}", 1)
     for entry in entries[1:]:
         if entry.get("event") == "action":

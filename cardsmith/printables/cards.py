@@ -109,10 +109,13 @@ class CardPlan:
 
 
 def _readable_image(path: Path) -> bool:
-    from reportlab.lib.utils import ImageReader
+    """Can the whole image be decoded? Its header alone is not enough: a PNG whose data
+    is cut short reads its size fine and fails only when the page is drawn."""
+    from PIL import Image
 
     try:
-        ImageReader(str(path)).getSize()
+        with Image.open(path) as image:
+            image.load()
     except Exception:  # any decoder failure means "not an image we can print"
         return False
     return True

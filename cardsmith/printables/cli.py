@@ -7,6 +7,7 @@ its layouts (nothing written), 2 bad usage.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from enum import StrEnum
@@ -51,7 +52,10 @@ def parse_offset(text: str) -> tuple[float, float]:
     parts = text.replace(" ", "").split(",")
     if len(parts) != 2:
         raise ValueError("expected X,Y in millimetres, e.g. 0.5,-0.3")
-    x, y = (round(float(p), 1) for p in parts)
+    values = [float(p) for p in parts]
+    if not all(math.isfinite(v) for v in values):
+        raise ValueError("offsets are numbers of millimetres, e.g. 0.5,-0.3")
+    x, y = (round(v, 1) for v in values)
     if abs(x) > 20 or abs(y) > 20:
         raise ValueError("an offset over 20 mm is not printer drift")
     return x, y
