@@ -216,8 +216,14 @@ def test_game(
     """Run a game's scenarios; exit 1 if any fails."""
     from cardsmith.engine.scenarios import run_scenarios
 
-    _compiled(target)  # report a game that does not check, or bad usage
+    game = _compiled(target)  # report a game that does not check, or bad usage
     results = run_scenarios(target, name)
+    if name is not None and not results:
+        _err(f"error: no scenario of {game.ir.game.name} has a name containing '{name}'")
+        names = [s.name for s in game.ir.scenarios]
+        listed = "; ".join(f"'{n}'" for n in names[:5]) + ("; ..." if len(names) > 5 else "")
+        _err(f"  = hint: its scenarios: {listed}" if names else "  = hint: the game has no scenarios")
+        raise typer.Exit(EXIT_USAGE)
     failed = [r for r in results if not r.passed]
     if output is OutputFormat.json:
         typer.echo(json.dumps([{"name": r.name, "passed": r.passed, "message": r.message, "path": r.file,
@@ -252,10 +258,14 @@ def play(
     from cardsmith.engine.setup import seat_range
     from cardsmith.util.atomic import write_text_atomic
 
+    if max_actions < 1:
+        _err("error: --max-actions must be at least 1")
+        raise typer.Exit(EXIT_USAGE)
     game = _compiled(target)
     _refuse_bad_setup(game, players, mode)
     count = players if players is not None else seat_range(game, mode)[0]
     kinds = [k.strip() for k in agents_spec.split(",") if k.strip()] or ["random"]
+    _refuse_extra_agents(kinds, count)
     kinds = [kinds[i] if i < len(kinds) else kinds[-1] for i in range(count)]
     if human is not None:
         if not 1 <= human <= count:
@@ -318,8 +328,7 @@ def text(
         if not cards:
             _err(f"error: {game.game.name} has no card named '{card}'")
             hint = did_you_mean(card, [c.name for c in game.cards])
-            if hint:
-                _err(f"  = hint: {hint}")
+            _err(f"  = hint: {hint or f'`cardsmith text {target}` lists every card'}")
             raise typer.Exit(EXIT_USAGE)
     rows = [{"name": c.name, "text": generated_text(game, c) if generated else card_text(game, c),
              "generated": generated_text(game, c), "hand_written": c.text is not None} for c in cards]
@@ -401,6 +410,7 @@ def simulate(
     game = _compiled(target)
     _refuse_bad_setup(game, players, mode)
     count = players if players is not None else seat_range(game, mode)[0]
+    _refuse_extra_agents(kinds, count)
     console = Console(stderr=True, no_color="NO_COLOR" in os.environ)
     with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
         task = bar.add_task(f"simulating {target}", total=games)
@@ -440,6 +450,13 @@ def _refuse_bad_setup(game: Any, players: int | None, mode: str | None) -> None:
     for problem in problems:
         _err(f"error: {problem}")
     if problems:
+        raise typer.Exit(EXIT_USAGE)
+
+
+def _refuse_extra_agents(kinds: list[str], seats: int) -> None:
+    """More agents than seats is a mistake (the last seat's agent fills any seats left)."""
+    if len(kinds) > seats:
+        _err(f"error: --agents names {len(kinds)} agents for {seats} seats")
         raise typer.Exit(EXIT_USAGE)
 
 

@@ -204,3 +204,12 @@ procedure stumble() "stumble" {
     proc = cli("test", str(folder))
     assert proc.returncode == 1
     assert "scenarios/s.cards:4: " in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+
+
+def test_filters_and_counts_that_match_nothing_are_usage_errors() -> None:
+    for args, said in ((["test", "combat_cards", "-k", "zzz"], "no scenario of Combat Cards has a name containing"),
+                       (["play", "combat_cards", "--max-actions", "0"], "--max-actions must be at least 1"),
+                       (["play", "combat_cards", "--agents", "random,random,random"], "3 agents for 2 seats"),
+                       (["text", "combat_cards", "Nope Card"], "lists every card")):
+        proc = cli(*args)
+        assert proc.returncode == 2 and said in proc.stderr, (args, proc.stderr)
