@@ -88,3 +88,19 @@ def test_the_expression_parser_tables_are_cached_and_a_bad_file_is_rebuilt(tmp_p
         tables.write_bytes(garbage)
         assert parse() == fresh
         assert tables.stat().st_size > 1000  # written again whole
+
+
+def test_a_changed_checker_or_compiler_misses_the_cache(tmp_path: Path) -> None:
+    """cardsmith's own source is part of every cache key: results worked out by older
+    code (the same version number, a developer's tree) are never served."""
+    from cardsmith.compiler.cache import source_fingerprint
+
+    (tmp_path / "pkg").mkdir()
+    module = tmp_path / "pkg" / "check.py"
+    module.write_text("RULE = 1\n")
+    before = source_fingerprint(tmp_path)
+    assert source_fingerprint(tmp_path) == before
+    module.write_text("RULE = 2\n")
+    assert source_fingerprint(tmp_path) != before
+    (tmp_path / "pkg" / "other.py").write_text("")
+    assert len({before, source_fingerprint(tmp_path)}) == 2

@@ -84,10 +84,15 @@ def _check_sources(named: list[tuple[str, bytes]]) -> CheckResult:
     for entries in parsed:
         builder.expansion = None
         builder.build_file(entries)
-    game = assemble(builder.parts, sink)
+    first = next((sources[path] for path, _ in named if path in sources), None)
+    where = first.span(0, 0) if first is not None else (
+        SourceFile(named[0][0], "").span(0, 0) if named else None)
+    game = assemble(builder.parts, sink, where)
     if game is not None:
-        Checker(game, sink, CORE_PATH).run()
-        check_deck_satisfiable(game, sink)
+        checker = Checker(game, sink, CORE_PATH)
+        checker.run()
+        if not checker.cyclic:  # evaluating a param defined by itself would never end
+            check_deck_satisfiable(game, sink)
     return CheckResult(game, sink.sorted(), sources)
 
 

@@ -27,11 +27,13 @@ def _where(span: Span) -> str:
     return f"{span.file}:{span.line}:{span.column}"
 
 
-def assemble(parts: Parts, sink: DiagnosticSink) -> ir.Game | None:
+def assemble(parts: Parts, sink: DiagnosticSink, where: Span | None = None) -> ir.Game | None:
+    """`where`: the place to report a missing game declaration (the start of the first
+    file checked); without it the report is not located in any file."""
     if not parts.games:
         if parts.expansions:
             return None  # an expansion is assembled together with its base game
-        sink.error(BUILTIN_SPAN, "CS0204", "no game declaration found",
+        sink.error(where or BUILTIN_SPAN, "CS0204", "no game declaration found",
                    'add a file with game "Name" { id: name; players: 2 }')
         return None
     game = parts.games[0]

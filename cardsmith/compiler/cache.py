@@ -1,13 +1,15 @@
 """A content-hash cache of check results, written atomically.
 
-The key hashes the cardsmith version, the grammars, the core prelude and every source
-file's path and bytes, so any change anywhere misses. Entries are JSON; an unreadable
-or malformed entry is ignored and rewritten, never trusted.
+The key hashes the cardsmith version, the grammars, the core prelude, cardsmith's own
+Python source and every game source file's path and bytes, so any change anywhere
+misses. Entries are JSON; an unreadable or malformed entry is ignored and rewritten,
+never trusted.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -27,11 +29,26 @@ def cache_dir() -> Path:
     return Path(base) / "cardsmith"
 
 
+@functools.cache
 def _tool_fingerprint() -> bytes:
+    """The version, the grammars, the prelude and cardsmith's own source code: a checker
+    or compiler changed without a new version number (a developer's tree, a patched
+    install) must not be served results the old code worked out. Reading the ~75
+    modules costs ~2 ms, once per process."""
     h = hashlib.sha256(__version__.encode())
     for package, name in (("cardsmith.grammar", "structure.lark"), ("cardsmith.grammar", "expr.lark"),
                           ("cardsmith.prelude", "core.cards")):
         h.update(resources.files(package).joinpath(name).read_bytes())
+    h.update(source_fingerprint(Path(__file__).resolve().parents[1]))
+    return h.digest()
+
+
+def source_fingerprint(root: Path) -> bytes:
+    """A hash of every Python module under `root`: its path and its bytes."""
+    h = hashlib.sha256()
+    for module in sorted(root.rglob("*.py")):
+        h.update(str(module.relative_to(root)).encode() + b"\0" + len(module.read_bytes()).to_bytes(8, "big"))
+        h.update(module.read_bytes())
     return h.digest()
 
 

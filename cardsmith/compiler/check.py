@@ -9,8 +9,11 @@ can be reported. Problems become diagnostics; checking never stops at the first 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from fractions import Fraction
 from typing import Any
 
+from cardsmith.compiler.purity import nodes
+from cardsmith.compiler.static_eval import fold
 from cardsmith.compiler.symbols import (
     FUNCTION_RESULTS,
     GLOBAL_BUILTINS,
@@ -23,6 +26,7 @@ from cardsmith.compiler.symbols import (
 from cardsmith.dsl import ir
 from cardsmith.dsl.diagnostics import DiagnosticSink, did_you_mean
 from cardsmith.dsl.source import Span
+from cardsmith.printables.geometry import CARD_SIZES, parse_size
 
 Scope = dict[str, str]
 
@@ -44,18 +48,23 @@ class Checker:
         self.sym = Symbols.build(game)
         self.core_file = core_file
         self.used: set[tuple[str, str]] = set()
+        # params whose value depends on itself (set by check_params), and folded constants
+        self.cyclic: set[str] = set()
+        self._constants: dict[str, Fraction | None] = {}
 
     # ------------------------------------------------------------ entry point
 
     def run(self) -> None:
         g = self.game
         self.check_game_decl()
+        self.check_params()
         for e in g.enums:
             self.check_enum(e)
         for c in g.counters:
             for value in (c.start, c.min, c.max):
                 if value is not None:
                     self.expect_type(value, {}, NUMERIC, "a counter bound")
+            self.check_counter_bounds(c)
         for z in g.zones:
             if z.board is not None:
                 self.use("board", z.board)
@@ -77,6 +86,7 @@ class Checker:
         for f in g.functions:
             self.check_function(f)
         for event in g.events:
+            self.check_duplicate_params(event.params)
             for param in event.params:
                 self.check_type_name(param)
         for s in g.setup:
@@ -121,6 +131,7 @@ class Checker:
                                did_you_mean(name, self.sym.params))
                 else:
                     self.use("param", name)
+                    self.check_param_value(self.sym.params[name], value, f"mode '{m.name}' sets '{name}' to")
         self.report_unused()
 
     # ------------------------------------------------------------ helpers
@@ -142,7 +153,73 @@ class Checker:
             self.error(g.span, "CS0301", f"unknown first_player '{g.first_player}'",
                        "use random, choose or seat1")
 
-    def check_type_name(self, p: ir.Param | ir.FieldDef) -> None:
+    def check_params(self) -> None:
+        """Each param's type and value: a value of the declared type, no param defined in
+        terms of itself (directly, through other params or through functions)."""
+        params = {p.name: p for p in self.game.params}
+        functions = {f.name: f for f in self.game.functions if not f.native}
+        deps: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        for p in self.game.params:
+            deps[("param", p.name)] = _references(p.value, params, functions, set())
+        for f in functions.values():
+            local = {q.name for q in f.params} | {n.name for n in nodes([f.body]) if isinstance(n, ir.Let)}
+            deps[("function", f.name)] = _references([f.expr, f.body], params, functions, local)
+        for p in self.game.params:
+            path = _cycle(("param", p.name), deps)
+            if path is not None:
+                self.cyclic.add(p.name)
+                through = " -> ".join(f"{kind} {name}" for kind, name in path)
+                hint = ("a param cannot read its own value" if len(path) == 2 else
+                        f"its value goes round: {through}") + "; give it a value of its own"
+                self.error(p.value.span, "CS0301", f"param '{p.name}' is defined in terms of itself", hint)
+        for p in self.game.params:
+            self.check_type_name(p)
+            self.check_param_value(p, p.value, f"param '{p.name}' is")
+
+    def check_param_value(self, p: ir.ParamDecl, value: ir.Expr, what: str) -> None:
+        actual = self.infer(value, self.base_scope())
+        want = self.param_value_type(p.type)
+        if not _compatible(want, actual):
+            self.error(value.span, "CS0301", f"{what} {_article(actual)}, but it is declared {p.type}",
+                       f"give {_article(want)}, or declare the param's type as what it holds")
+
+    def constant(self, e: ir.Expr | None, scope: Scope | None = None) -> Fraction | None:
+        """The value of a constant number expression (literals, arithmetic, params), or None."""
+        if isinstance(e, ir.Num):
+            return Fraction(e.num, e.den)
+        if isinstance(e, ir.Neg):
+            v = self.constant(e.operand, scope)
+            return None if v is None else -v
+        if isinstance(e, ir.Ref):
+            if (scope and e.name in scope) or e.name not in self.sym.params or e.name in self.cyclic:
+                return None
+            if e.name not in self._constants:
+                self._constants[e.name] = None  # guards against cycles check_params has not seen
+                self._constants[e.name] = self.constant(self.sym.params[e.name].value)
+            return self._constants[e.name]
+        if isinstance(e, ir.BinOp):
+            a, b = self.constant(e.left, scope), self.constant(e.right, scope)
+            if a is None or b is None:
+                return None
+            folded = fold(e.op, a, b)
+            return None if folded is None else Fraction(folded)
+        return None
+
+    def check_counter_bounds(self, c: ir.CounterDecl) -> None:
+        low, high, start = self.constant(c.min), self.constant(c.max), self.constant(c.start)
+        if low is not None and high is not None and low > high:
+            assert c.max is not None
+            self.error(c.max.span, "CS0301", f"counter '{c.name}' has max {_show(high)} below its min {_show(low)}",
+                       "min must not be greater than max")
+            return
+        if start is not None and ((low is not None and start < low) or (high is not None and start > high)):
+            bounds = f"{_show(low) if low is not None else ''}..{_show(high) if high is not None else ''}"
+            default = " (the default)" if c.start.span == c.span else ""
+            self.error(c.start.span, "CS0301",
+                       f"counter '{c.name}' starts at {_show(start)}{default}, outside its bounds {bounds}",
+                       "give a start between min and max")
+
+    def check_type_name(self, p: ir.Param | ir.FieldDef | ir.ParamDecl) -> None:
         name = p.type
         if name in TYPE_NAMES or name in self.sym.enums or name in self.sym.cardtypes:
             if name in self.sym.enums:
@@ -153,6 +230,7 @@ class Checker:
 
     def param_scope(self, params: Iterable[ir.Param]) -> Scope:
         scope: Scope = {}
+        self.check_duplicate_params(params)
         for p in params:
             self.check_type_name(p)
             scope[p.name] = self.param_value_type(p.type)
@@ -160,6 +238,16 @@ class Checker:
                                               and p.default.name in ("self", "you", "none")):
                 self.infer(p.default, {})
         return scope
+
+    def check_duplicate_params(self, params: Iterable[ir.Param]) -> None:
+        """Two parameters of one procedure, function, keyword or event with one name."""
+        seen: dict[str, ir.Param] = {}
+        for p in params:
+            first = seen.setdefault(p.name, p)
+            if first is not p:
+                self.error(p.span, "CS0201", f"duplicate parameter '{p.name}'",
+                           f"the first '{p.name}' is at line {first.span.line}, column "
+                           f"{first.span.column}; rename one")
 
     def param_value_type(self, declared: str) -> str:
         if declared in self.sym.enums:
@@ -354,10 +442,6 @@ class Checker:
 
     def check_procedure(self, p: ir.ProcedureDecl) -> None:
         scope = self.param_scope(p.params)
-        names = [x.name for x in p.params]
-        for name in set(names):
-            if names.count(name) > 1:
-                self.error(p.span, "CS0201", f"procedure '{p.name}' has two parameters named '{name}'")
         if p.native and p.span.file != self.core_file:
             self.error(p.span, "CS0205", "only the core prelude declares native procedures",
                        "write a procedure with a body")
@@ -436,6 +520,13 @@ class Checker:
 
     def check_layout(self, layout: ir.LayoutDecl) -> None:
         scope: Scope = {"card": "card"}
+        size = layout.properties.get("size")
+        if isinstance(size, ir.Ref | ir.Text):
+            word = size.name if isinstance(size, ir.Ref) else size.value
+            if parse_size(word) is None:
+                self.error(size.span, "CS0202", f"unknown card size '{word}'",
+                           did_you_mean(word, CARD_SIZES) or
+                           "use " + ", ".join(CARD_SIZES) + ", or WIDTHxHEIGHT such as \"63mmx88mm\"")
         for key, value in layout.properties.items():
             if not _style_word(key, value):
                 self.infer(value, scope)
@@ -658,6 +749,9 @@ class Checker:
                 t = self.infer(side, scope)
                 if t not in NUMERIC:
                     self.error(side.span, "CS0301", f"arithmetic needs numbers, found {_article(t)}")
+            if e.op in ("/", "//", "%") and self.constant(e.right, scope) == 0:
+                self.error(e.right.span, "CS0301", "this divides by zero",
+                           "the value after '" + e.op + "' is always 0")
             return "number"
         if isinstance(e, ir.Neg):
             self.expect_type(e.operand, scope, NUMERIC, "a negated value")
@@ -1012,3 +1106,35 @@ def _article(t: str) -> str:
              "keyword": "a keyword", "deck": "the deck", "cardname": "a card name",
              "dim": "a length", "region": "a region", "stage": "a stage"}
     return words.get(t, t)
+
+
+def _show(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else str(value)
+
+
+def _references(root: object, params: dict[str, ir.ParamDecl], functions: dict[str, ir.FunctionDecl],
+                local: set[str]) -> list[tuple[str, str]]:
+    """The params (by bare name, not shadowed by `local`) and game functions `root` reads."""
+    out: list[tuple[str, str]] = []
+    for node in nodes(root):
+        if isinstance(node, ir.Ref) and node.name in params and node.name not in local:
+            out.append(("param", node.name))
+        elif isinstance(node, ir.Call) and node.func in functions:
+            out.append(("function", node.func))
+    return out
+
+
+def _cycle(start: tuple[str, str], deps: dict[tuple[str, str], list[tuple[str, str]]]) -> \
+        list[tuple[str, str]] | None:
+    """A path start -> ... -> start through `deps`, or None (iterative depth-first search)."""
+    stack: list[tuple[tuple[str, str], list[tuple[str, str]]]] = [(start, [start])]
+    seen: set[tuple[str, str]] = set()
+    while stack:
+        node, path = stack.pop()
+        for nxt in deps.get(node, []):
+            if nxt == start:
+                return [*path, start]
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append((nxt, [*path, nxt]))
+    return None

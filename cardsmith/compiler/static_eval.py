@@ -24,6 +24,24 @@ from typing import Any
 from cardsmith.dsl import ir
 
 
+def fold(op: str, a: int | Fraction, b: int | Fraction) -> int | Fraction | None:
+    """`a op b` as the rules compute it, for values known before play (None: a division
+    by zero). One definition for the static evaluator and the checker's constant folding."""
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if b == 0:
+        return None
+    if op == "/":
+        q = Fraction(a) / Fraction(b)
+        return q.numerator if q.denominator == 1 else q
+    if op == "//":
+        return a // b
+    return a % b
+
 class NotStatic(Exception):
     """The expression depends on a running match."""
 
@@ -155,20 +173,10 @@ class StaticEnv:
             a, b = self.eval(e.left, env), self.eval(e.right, env)
             if not isinstance(a, int | Fraction) or not isinstance(b, int | Fraction):
                 raise NotStatic("arithmetic on non-numbers")
-            if e.op == "+":
-                return a + b
-            if e.op == "-":
-                return a - b
-            if e.op == "*":
-                return a * b
-            if b == 0:
+            folded = fold(e.op, a, b)
+            if folded is None:
                 raise NotStatic("division by zero")
-            if e.op == "/":
-                q = Fraction(a) / Fraction(b)
-                return q.numerator if q.denominator == 1 else q
-            if e.op == "//":
-                return a // b
-            return a % b
+            return folded
         if isinstance(e, ir.Neg):
             v = self.eval(e.operand, env)
             if not isinstance(v, int | Fraction):

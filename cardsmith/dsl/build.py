@@ -9,6 +9,7 @@ pattern table that `collect_signatures` gathered from every file first.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,7 +18,14 @@ from lark import Token
 
 from cardsmith.dsl import fastexpr, fastpath, ir
 from cardsmith.dsl.diagnostics import DiagnosticSink, did_you_mean
-from cardsmith.dsl.exprparse import ExprSyntaxError, merge, parse_words, unescape
+from cardsmith.dsl.exprparse import (
+    TOO_LARGE_HINT,
+    ExprSyntaxError,
+    merge,
+    number_too_large,
+    parse_words,
+    unescape,
+)
 from cardsmith.dsl.phrases import Pattern, PatternError, PatternTable, compile_pattern, matches
 from cardsmith.dsl.source import SourceFile, Span
 from cardsmith.dsl.structure import MAX_DEPTH, Entry
@@ -39,6 +47,13 @@ TOP_LEVEL = (
     "action", "check", "scoring", "heuristic", "deck", "layout", "sheet", "reference", "scenario",
     "on", "before", "after", "instead",
 )
+
+# `{name}` in a keyword's reminder text (as in phrase patterns).
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+# The most players a game (or a mode) may declare.
+MAX_PLAYERS = 16
+# The largest font size a layout may ask for (a whole poker card is about 250pt high).
+MAX_FONT_PT = 200.0
 
 KEYWORD_LIKE = {"true", "false", "none"}
 # Words the expression grammar reserves (determiners and connectives), which therefore
@@ -212,6 +227,9 @@ class Builder:
 
     def integer(self, entry: Entry) -> int | None:
         if len(entry.items) == 1 and entry.items[0].type == "NUMBER" and "." not in entry.items[0]:
+            if number_too_large(entry.items[0]):
+                self.error(entry.items_span(), "CS0301", "this number is too large", TOO_LARGE_HINT)
+                return None
             return int(entry.items[0])
         self.error(entry.items_span(), "CS0301", f"'{entry.name}' must be a whole number")
         return None
@@ -233,12 +251,28 @@ class Builder:
             return None
         if isinstance(value, ir.Num) and value.den == 1:
             return value.num, value.num
-        if isinstance(value, ir.RangeExpr):
+        if isinstance(value, ir.RangeExpr) and all(
+                b is None or (isinstance(b, ir.Num) and b.den == 1) for b in (value.low, value.high)):
             low = value.low.num if isinstance(value.low, ir.Num) else None
             high = value.high.num if isinstance(value.high, ir.Num) else None
             return low, high
-        self.error(entry.items_span(), "CS0301", f"'{entry.name}' must be a number or a range like 2..4")
+        self.error(entry.items_span(), "CS0301", f"'{entry.name}' must be a whole number or a range like 2..4")
         return None
+
+    def player_range(self, entry: Entry) -> tuple[int, int] | None:
+        """`players: 2` or `players: 2..4`, each count from 1 to MAX_PLAYERS."""
+        bounds = self.int_range(entry)
+        if bounds is None:
+            return None
+        low, high = bounds
+        low = 1 if low is None else low
+        high = low if high is None else high
+        if not (1 <= low <= high <= MAX_PLAYERS):
+            shown = str(low) if low == high else f"{low}..{high}"
+            self.error(entry.items_span(), "CS0301", f"a game is played by 1 to {MAX_PLAYERS} players, not {shown}",
+                       "write players: 2, or a range like players: 2..4")
+            return None
+        return low, high
 
     def unknown(self, entry: Entry, where: str, allowed: Iterable[str]) -> None:
         kind = "property" if entry.is_prop else "entry"
@@ -300,10 +334,9 @@ class Builder:
         fields: dict[str, Any] = {"name": name, "id": _identifier(name)}
 
         def players(e: Entry) -> None:
-            bounds = self.int_range(e)
+            bounds = self.player_range(e)
             if bounds:
-                fields["players_min"] = bounds[0] or 1
-                fields["players_max"] = bounds[1] or bounds[0] or 1
+                fields["players_min"], fields["players_max"] = bounds
 
         def card_size(e: Entry) -> None:
             self._card_size(e, fields)
@@ -389,8 +422,15 @@ class Builder:
         if eq is None or eq == len(tokens) - 1:
             self.error(entry.span(), "CS0204", f"param '{name}' needs a value", f"write param {name} = 15")
             return
-        type_name = " ".join(str(t) for t in tokens[1:eq] if t.type == "WORD") or "number"
-        value = self.tokens_expr(entry, tokens[eq + 1:])
+        # without a type the param holds whatever its value is (docs: any expression type)
+        type_name = " ".join(str(t) for t in tokens[1:eq] if t.type == "WORD") or "any"
+        value: ir.Expr
+        try:
+            value = self.tokens_expr(entry, tokens[eq + 1:])
+        except ExprSyntaxError as exc:
+            # reported; the param is still declared, so its uses are not "unknown names"
+            self._expr_error(exc, entry, f"param '{name}'")
+            value = construct(ir.Num, span=entry.span(), num=0, den=1)
         self.parts.add("params", ir.ParamDecl(span=entry.span(), name=name, type=type_name, value=value))
 
     def top_mode(self, entry: Entry) -> None:
@@ -402,9 +442,9 @@ class Builder:
         fields: dict[str, Any] = {"name": name, "label": label, "overrides": {}}
         for sub in entry.block or []:
             if sub.name == "players":
-                bounds = self.int_range(sub)
+                bounds = self.player_range(sub)
                 if bounds:
-                    fields["players_min"], fields["players_max"] = bounds[0], bounds[1] or bounds[0]
+                    fields["players_min"], fields["players_max"] = bounds
             elif sub.is_prop:
                 value = self.expr(sub, f"mode '{name}'")
                 if value is not None:
@@ -707,7 +747,16 @@ class Builder:
                 if info is None:
                     self.error(type_entry.items_span(), "CS0202", f"unknown card type '{type_name}'",
                                did_you_mean(type_name, self.cardtypes))
+        given: dict[str, Entry] = {}
         for sub in block:
+            # `keywords:` may be given once per printed section; any other property once
+            if sub.is_prop and sub.name != "keywords":
+                first = given.setdefault("flavour" if sub.name == "flavor" else sub.name, sub)
+                if first is not sub:
+                    where = first.head_span()
+                    self.error(sub.head_span(), "CS0201", f"card '{name}' gives '{sub.name}' twice",
+                               f"first given at line {where.line}; remove one")
+                    continue
             self._card_entry(sub, fields, info, name)
         self.parts.add("cards", construct(ir.CardDecl, span=entry.span(), **fields))
 
@@ -874,6 +923,7 @@ class Builder:
         for sub in entry.block or []:
             if sub.is_prop and sub.name == "reminder":
                 fields["reminder"] = self.text(sub) or ""
+                self._check_reminder(sub, fields["reminder"], str(name), [p.name for p in params])
             elif sub.is_prop:
                 self.unknown(sub, f"keyword '{name}'", ("reminder",))
             else:
@@ -881,6 +931,22 @@ class Builder:
                 if ability is not None:
                     fields["abilities"].append(ability)
         self.parts.add("keywords", ir.KeywordDecl(span=entry.span(), **fields))
+
+    def _check_reminder(self, entry: Entry, text: str, keyword: str, params: list[str]) -> None:
+        """A reminder's `{name}`s must name the keyword's parameters (as a phrase pattern's
+        do); any other brace is an error, since it would be printed as it stands."""
+        span = entry.items_span()
+        for match in _PLACEHOLDER.finditer(text):
+            if match.group(1) not in params:
+                listed = ", ".join("{" + p + "}" for p in params)
+                self.error(span, "CS0202", f"reminder of '{keyword}' names '{match.group(0)}', "
+                           "which is not a parameter",
+                           did_you_mean(match.group(1), params) or
+                           (f"its parameters are {listed}" if params else f"'{keyword}' has no parameters"))
+        rest = _PLACEHOLDER.sub("", text)
+        if "{" in rest or "}" in rest:
+            self.error(span, "CS0301", f"reminder of '{keyword}' has a stray '{{' or '}}'",
+                       "a placeholder is written {name}, naming a parameter of the keyword")
 
     def top_event(self, entry: Entry) -> None:
         name, params = self.parse_tail(entry, "decl_tail")
@@ -1083,9 +1149,37 @@ class Builder:
     def _font_or_expr(self, sub: Entry) -> ir.Expr | None:
         if sub.name == "font":
             # `font: bold 10pt` is a list of words and a size, kept as text for printables
+            self._check_font(sub)
             span = sub.items_span()
             return ir.Text(span=span, value=" ".join(str(t) for t in sub.items))
         return self.expr(sub, f"'{sub.name}'")
+
+    def _check_font(self, sub: Entry) -> None:
+        """The size in `font: bold 10pt` must be in pt, above 0 and at most MAX_FONT_PT."""
+        hint = f"write a size from 1pt to {MAX_FONT_PT:g}pt, e.g. font: bold 10pt"
+        for i, tok in enumerate(sub.items):
+            span = self._tok_span(sub, tok)
+            if tok.type == "OP" and str(tok) == "-" and i + 1 < len(sub.items) and \
+                    sub.items[i + 1].type in ("DIM", "NUMBER"):
+                self.error(span, "CS0301", "a font size cannot be negative", hint)
+                return
+            if tok.type == "NUMBER":
+                self.error(span, "CS0301", "a font size needs its unit", f"write {tok}pt")
+                return
+            if tok.type != "DIM":
+                continue
+            if number_too_large(tok):
+                self.error(span, "CS0301", "this number is too large", hint)
+                return
+            text = str(tok)
+            if not text.endswith("pt"):
+                self.error(span, "CS0301", f"a font size is given in pt, not {text[-2:]}", hint)
+                return
+            size = float(text[:-2])
+            if size <= 0:
+                self.error(span, "CS0301", f"a font size must be more than 0pt, not {text}", hint)
+            elif size > MAX_FONT_PT:
+                self.error(span, "CS0301", f"a font size of {text} is too large", hint)
 
     def top_layout(self, entry: Entry) -> None:
         name = self._first_word(entry)

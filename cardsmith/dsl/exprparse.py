@@ -7,6 +7,7 @@ transformer (no intermediate tree). Spans are offset back into the whole file.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -45,6 +46,7 @@ class ExprSyntaxError(Exception):
 class _Context:
     source: SourceFile
     base: int
+    shift: int = 0  # file offset = shift + offset in the padded text Lark parses
 
 
 def merge(a: Span, b: Span) -> Span:
@@ -78,7 +80,25 @@ def _span(children: list[Any]) -> Span:
 _CTX = _Context(SourceFile("<expr>", ""), 0)
 
 
+# A number literal may have at most this many digits before, and as many after, the
+# decimal point. Card games never need more; longer literals cannot be converted (Python
+# refuses int strings over 4300 digits) or overflow floats in printing and export.
+MAX_NUMBER_DIGITS = 15
+TOO_LARGE_HINT = f"numbers have at most {MAX_NUMBER_DIGITS} digits before and after the decimal point"
+
+
+class NumberTooLarge(ValueError):
+    """A number literal longer than MAX_NUMBER_DIGITS (see number_too_large)."""
+
+
+def number_too_large(text: str) -> bool:
+    """Does a NUMBER, DIM or dice literal (`12`, `1.5`, `10pt`, `2d6`) have too many digits?"""
+    return any(len(run) > MAX_NUMBER_DIGITS for run in re.findall(r"\d+", text))
+
+
 def parse_number(text: str) -> tuple[int, int]:
+    if number_too_large(text):
+        raise NumberTooLarge(text)
     if text.isdigit():
         return int(text), 1
     value = Fraction(text)
@@ -112,9 +132,17 @@ def _c(cls: type[N], span: Span, **fields: Any) -> N:
     return construct(cls, span=span, **fields)
 
 
+def _check_size(tok: Any) -> None:
+    """Refuse a literal with too many digits, at its place in the file."""
+    if number_too_large(str(tok)):
+        offset = _CTX.shift + (tok.start_pos or 0) if isinstance(tok, Token) else _CTX.base
+        raise ExprSyntaxError(offset, "this number is too large", TOO_LARGE_HINT)
+
+
 class _ToIR(Transformer[Token, Any]):
     # ---- atoms
     def number(self, c: list[Any]) -> ir.Num:
+        _check_size(c[0])
         num, den = parse_number(str(c[0]))
         return _c(ir.Num, _span(c), num=num, den=den)
 
@@ -124,11 +152,13 @@ class _ToIR(Transformer[Token, Any]):
     long_string = string
 
     def dice(self, c: list[Any]) -> ir.Dice:
+        _check_size(c[0])
         text = str(c[0])
         count, _, sides = text.partition("d")
         return _c(ir.Dice, _span(c), count=int(count or 1), sides=int(sides))
 
     def dim(self, c: list[Any]) -> ir.Dim:
+        _check_size(c[0])
         text = str(c[0])
         unit = text[-2:]
         return _c(ir.Dim, _span(c), mm=float(text[:-2]) * UNITS_MM[unit], written=text)
@@ -198,6 +228,7 @@ class _ToIR(Transformer[Token, Any]):
                   adjectives=words[:-1], noun=words[-1], zone=zone, where=where)
 
     def qcount_exact(self, c: list[Any]) -> tuple[str, Any]:
+        _check_size(c[0])
         num, den = parse_number(str(c[0]))
         return ("count", _c(ir.Num, _span(c), num=num, den=den))
 
@@ -324,6 +355,7 @@ class _ToIR(Transformer[Token, Any]):
         return c[0]
 
     def count_exact(self, c: list[Any]) -> tuple[str, Any]:
+        _check_size(c[0])
         num, den = parse_number(str(c[0]))
         return ("exact", _c(ir.Num, _span(c), num=num, den=den))
 
@@ -482,7 +514,7 @@ def parse_words(source: SourceFile, start: int, end: int, rule: str) -> Any:
     text = pad + source.text[start:end]
     shift = start - len(pad)
     saved = _CTX
-    _CTX = _Context(source, start)
+    _CTX = _Context(source, start, shift)
     try:
         return expr_parser().parse(text, start=rule)
     except UnexpectedToken as exc:

@@ -22,7 +22,7 @@ from typing import Any
 from lark import Token
 
 from cardsmith.dsl import ir
-from cardsmith.dsl.exprparse import merge, parse_number, unescape
+from cardsmith.dsl.exprparse import NumberTooLarge, merge, parse_number, unescape
 from cardsmith.dsl.source import Span
 from cardsmith.util.fastmodel import construct, span_of_token
 
@@ -387,7 +387,7 @@ def read(path: str, tokens: list[Token], rule: str) -> Any | None:
         return None
     try:
         return _read(path, tokens, rule)
-    except _Decline:
-        return None
+    except (_Decline, NumberTooLarge):
+        return None  # the grammar reports a too large number where it is
     except RecursionError:
         return None

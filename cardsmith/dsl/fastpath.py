@@ -12,7 +12,7 @@ from __future__ import annotations
 from lark import Token
 
 from cardsmith.dsl import ir
-from cardsmith.dsl.exprparse import merge, parse_number, unescape
+from cardsmith.dsl.exprparse import merge, number_too_large, parse_number, unescape
 from cardsmith.dsl.source import SourceFile, Span
 from cardsmith.util.fastmodel import construct, span_of_token
 
@@ -41,6 +41,8 @@ def atom(source: SourceFile, tokens: list[Token], i: int) -> tuple[ir.Expr, int]
     tok = tokens[i]
     kind = tok.type
     node: ir.Expr
+    if kind in ("NUMBER", "OP") and any(number_too_large(str(t)) for t in tokens[i:i + 2]):
+        return None  # the grammar reports it where it is
     if kind == "NUMBER":
         if i + 1 < len(tokens) and tokens[i + 1].type == "WORD" and \
                 tokens[i + 1].start_pos == tok.end_pos:
