@@ -282,9 +282,9 @@ def play(
     match = PlayedMatch(game, seed=seed, players=count, mode=mode, decks=decks)
     try:
         applied = play_out(match, agents, max_actions=max_actions)
-    except (typer.Abort, KeyboardInterrupt):  # the person at the terminal stopped (Ctrl-C, end of input)
-        _err(f"\nstopped: the input ended before the match did (after {len(match.moves)} moves; "
-             f"--log writes nothing for an unfinished match)")
+    except (typer.Abort, KeyboardInterrupt) as stop:  # end of the human's input, or Ctrl-C
+        why = "the input ended before the match did" if isinstance(stop, typer.Abort) else "interrupted"
+        _err(f"\nstopped: {why} (after {len(match.moves)} moves; no log is written for an unfinished match)")
         raise typer.Exit(EXIT_INPUT) from None
     result = {**match.result, "actions": applied, "seed": seed}
     if log is not None:

@@ -146,6 +146,7 @@ def test_replay_checks_the_logs_match_event(tmp_path: Path) -> None:
                          ({"mode": "nope"}, "no mode 'nope'"),
                          ({"players": 0}, "played by 2 players, not 0"),
                          ({"players": 99999999999}, "not 99999999999"),
+                         ({"players": None}, "number of players must be a whole number"),
                          ({"decks": ["/nonexistent.deck"]}, "decks must be a list of card names")):
         bad = tmp_path / "bad.jsonl"
         bad.write_text("\n".join([json.dumps({**head, **change}), *lines[1:]]) + "\n")

@@ -67,6 +67,8 @@ def _header_problem(game: CompiledGame, head: dict[str, Any]) -> str | None:
     seed, players, decks = head.get("seed"), head.get("players"), head.get("decks")
     if type(seed) is not int:
         return f"its seed must be a whole number, not {seed!r}"
+    if type(players) is not int:
+        return f"its number of players must be a whole number, not {players!r}"
     problems = match_problems(game, players, head.get("mode"))
     if problems:
         return problems[0]

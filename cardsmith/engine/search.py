@@ -1,12 +1,12 @@
 """A Monte Carlo tree search agent that does not peek.
 
 Each iteration clones the current match (a replica: its moves replayed without finding
-legal moves — see engine/replica.py), then *determinizes* it from the searching player's point of
-view: every zone that player cannot see is shuffled and the clone's RNG is reseeded,
-so the search plays against a plausible world, not the real hidden cards or future
-rolls. It then walks the tree by UCB1, expands one action, plays randomly to the end
-(or a depth limit, where the game's declared heuristic judges the position) and backs up
-the result for every player. The budget is a number of
+legal moves — see engine/replica.py), then *determinizes* it from the searching
+player's point of view: every zone that player cannot see is shuffled and the clone's
+RNG is reseeded, so the search plays against a plausible world, not the real hidden
+cards or future rolls. It then walks the tree by UCB1, expands one action, plays
+randomly to the end (or a depth limit, where the game's declared heuristic judges the
+position) and backs up the result for every player. The budget is a number of
 iterations or milliseconds, whichever ends first.
 """
 
