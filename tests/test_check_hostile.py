@@ -213,3 +213,22 @@ def test_reminder_with_unknown_and_broken_placeholders(tmp_path: Path) -> None:
     ]
     assert all(at(d, "extra.cards", 2, 13) for d in errs)
     assert errs[0].hint == "its parameters are {whom}, {n}"
+
+
+# ---------------------------------------------------------------- scenarios
+
+def test_a_scenario_with_a_player_count_or_mode_the_game_does_not_have_is_refused(tmp_path: Path) -> None:
+    d = only_error(run(tmp_path, 'scenario "crowd" {\n  players: 7\n  expect 1 == 1\n}\n'))
+    assert "has 7 players; the game is played by 2" in d.message and at(d, "extra.cards", 1, 1)
+    d = only_error(run(tmp_path, 'scenario "odd" {\n  mode: nope\n  expect 1 == 1\n}\n'))
+    assert "unknown mode 'nope'" in d.message
+    assert errors(run(tmp_path, 'scenario "fine" {\n  players: 2\n  expect 1 == 1\n}\n')) == []
+
+
+def test_an_expression_nested_thousands_deep_is_a_located_error(tmp_path: Path) -> None:
+    """It used to exhaust Python's stack in the checker: 'nested too deeply', no location."""
+    d = only_error(run(tmp_path, "function total() = " + "+".join(["1"] * 5000) + "\n"))
+    assert "nested more than 200 levels deep" in d.message and at(d, "extra.cards", 1, 20)
+    d = only_error(run(tmp_path, "function never() = " + "not " * 3000 + "true\n"))
+    assert "nested more than 200 levels deep" in d.message and d.span.line == 1
+    assert errors(run(tmp_path, "function fine() = " + "+".join(["1"] * 150) + "\n")) == []

@@ -31,6 +31,9 @@ from cardsmith.printables.geometry import CARD_SIZES, parse_size
 Scope = dict[str, str]
 
 NUMERIC = {"number", "dice", "any"}
+# how deeply an expression may nest (operators, `not`, calls): far beyond any card game's
+# rules, well within Python's stack for the passes that walk the tree
+MAX_EXPR_DEPTH = 200
 SINGLE_DETS = {"target", "a", "an", "any", "random", "another"}
 # Actions the engine offers by itself: `activate` uses a card's activated abilities,
 # `pass` ends the player's part in the stage.
@@ -51,6 +54,9 @@ class Checker:
         # params whose value depends on itself (set by check_params), and folded constants
         self.cyclic: set[str] = set()
         self._constants: dict[str, Fraction | None] = {}
+        self._depth = 0  # how deep infer() is in the expression being checked
+        self._too_deep_reported = False
+        self._outermost: ir.Expr | None = None
 
     # ------------------------------------------------------------ entry point
 
@@ -121,6 +127,7 @@ class Checker:
                 for value in row.properties.values():
                     self.infer(value, self.base_scope())
         for sc in g.scenarios:
+            self.check_scenario_setup(g, sc)
             scope = self.base_scope()
             self.block(sc.setup, scope, share=True)
             self.block(sc.body, scope, share=True)
@@ -133,6 +140,25 @@ class Checker:
                     self.use("param", name)
                     self.check_param_value(self.sym.params[name], value, f"mode '{m.name}' sets '{name}' to")
         self.report_unused()
+
+    def check_scenario_setup(self, g: ir.Game, sc: ir.ScenarioDecl) -> None:
+        """A scenario's `mode:` must be one the game declares, and its `players:` within
+        what the game (or that mode) allows — as `cardsmith play` requires."""
+        modes = {m.name: m for m in g.modes}
+        low, high = g.game.players_min, g.game.players_max
+        if sc.mode is not None:
+            mode = modes.get(sc.mode)
+            if mode is None:
+                self.error(sc.span, "CS0202", f"scenario '{sc.name}' names unknown mode '{sc.mode}'",
+                           did_you_mean(sc.mode, modes))
+                return
+            low = mode.players_min if mode.players_min is not None else low
+            high = mode.players_max if mode.players_max is not None else high
+        if not low <= sc.players <= high:
+            allowed = f"{low}" if low == high else f"{low} to {high}"
+            where = f" in mode {sc.mode}" if sc.mode is not None else ""
+            self.error(sc.span, "CS0301", f"scenario '{sc.name}' has {sc.players} players; "
+                       f"the game is played by {allowed}{where}", f"write players: {low}")
 
     # ------------------------------------------------------------ helpers
 
@@ -717,6 +743,26 @@ class Checker:
         return t
 
     def infer(self, e: ir.Expr, scope: Scope) -> str:
+        """The type of an expression — bounded in depth: an expression nested deeper than
+        MAX_EXPR_DEPTH (`not not not ... true`, a sum of thousands of terms) is reported
+        where it starts instead of exhausting Python's stack with no location."""
+        self._depth += 1
+        if self._depth == 1:
+            self._outermost = e
+        try:
+            if self._depth > MAX_EXPR_DEPTH:
+                if not self._too_deep_reported:
+                    self._too_deep_reported = True
+                    outermost = self._outermost if self._outermost is not None else e
+                    self.error(outermost.span, "CS0301",
+                               f"this expression is nested more than {MAX_EXPR_DEPTH} levels deep",
+                               "split it into functions or intermediate `let`s")
+                return "any"
+            return self._infer(e, scope)
+        finally:
+            self._depth -= 1
+
+    def _infer(self, e: ir.Expr, scope: Scope) -> str:
         if isinstance(e, ir.Num):
             return "number"
         if isinstance(e, ir.Text):
