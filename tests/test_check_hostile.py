@@ -232,3 +232,12 @@ def test_an_expression_nested_thousands_deep_is_a_located_error(tmp_path: Path) 
     d = only_error(run(tmp_path, "function never() = " + "not " * 3000 + "true\n"))
     assert "nested more than 200 levels deep" in d.message and d.span.line == 1
     assert errors(run(tmp_path, "function fine() = " + "+".join(["1"] * 150) + "\n")) == []
+
+
+def test_a_card_created_in_setup_without_an_owner_is_warned_about(tmp_path: Path) -> None:
+    rules = MINI_RULES.replace("setup {\n", 'setup {\n  let stray = create("Knight", battlefield)\n'
+                                            '  let kept = create("Knight", battlefield, none)\n')
+    diags = run(tmp_path, rules=rules)
+    warned = [d for d in diags if d.code == "CS0902"]
+    assert len(warned) == 1 and warned[0].severity is Severity.WARNING and "first player" in warned[0].message
+    assert errors(diags) == []

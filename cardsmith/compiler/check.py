@@ -97,6 +97,7 @@ class Checker:
                 self.check_type_name(param)
         for s in g.setup:
             self.block(s.body, self.base_scope())
+            self.check_setup_owners(s)
         for flow in g.flows:
             self.check_flow(flow)
         for a in g.actions:
@@ -140,6 +141,15 @@ class Checker:
                     self.use("param", name)
                     self.check_param_value(self.sym.params[name], value, f"mode '{m.name}' sets '{name}' to")
         self.report_unused()
+
+    def check_setup_owners(self, setup: ir.SetupDecl) -> None:
+        """`create("Name", zone)` with no owner gives the card to whoever runs the rule —
+        in setup, always the first player. Combat Cards made both players' Draw cards that
+        way, and player2's drew for player1 (the first seat won 80% of random matches)."""
+        for node in nodes(setup.body):
+            if isinstance(node, ir.Call) and node.func == "create" and len(node.args) < 3:
+                self.sink.warning(node.span, "CS0902", "in setup, a card created without an owner belongs to "
+                                  "the first player", "give its owner: create(\"Name\", zone, p), or none")
 
     def check_scenario_setup(self, g: ir.Game, sc: ir.ScenarioDecl) -> None:
         """A scenario's `mode:` must be one the game declares, and its `players:` within
