@@ -282,7 +282,7 @@ class _ToIR(Transformer[Token, Any]):
         return _c(ir.Logic, _span(c), op="or", left=c[0], right=c[-1])
 
     def not_op(self, c: list[Any]) -> ir.Not:
-        return _c(ir.Not, _span(c), operand=c[0])
+        return _c(ir.Not, _span(c), operand=c[-1])  # the span starts at the `not` keyword
 
     def contains(self, c: list[Any]) -> ir.Contains:
         return _c(ir.Contains, _span(c), item=c[0], collection=c[-1], negated=False)

@@ -108,9 +108,10 @@ class _Reader:
 
     def not_(self) -> Any:
         if self.word() == "not":
+            keyword = self.span(self.tokens[self.i])
             self.i += 1
             operand = self.not_()
-            return construct(ir.Not, span=operand.span, operand=operand)
+            return construct(ir.Not, span=merge(keyword, operand.span), operand=operand)
         return self.cmp()
 
     def cmp(self) -> Any:
