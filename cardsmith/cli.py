@@ -21,6 +21,7 @@ from cardsmith import __version__
 from cardsmith.compiler.api import CheckResult, check_game
 from cardsmith.compiler.loader import LoadError
 from cardsmith.dsl.diagnostics import Diagnostic, Severity, render
+from cardsmith.dsl.source import SourceFile, Span
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="cardsmith: write card games as text; check, play and print them.")
@@ -349,10 +350,15 @@ def replay(
     from cardsmith.engine.replay import parse_log, replay_entries
 
     try:
-        lines = [line for line in log.read_text(encoding="utf-8").splitlines() if line.strip()]
-    except (OSError, UnicodeDecodeError) as exc:
-        _err(f"error: cannot read {log}: {exc}")
+        text = log.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        _err(f"error: {log} is not a match log: it is not UTF-8 text")
+        raise typer.Exit(EXIT_INPUT) from None
+    except OSError as exc:
+        _err(f"error: cannot read {log}: {exc.strerror or exc}")
         raise typer.Exit(EXIT_USAGE) from None
+    numbered = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+    lines = [line for _, line in numbered]
     entries, problem = parse_log(lines)
     if problem is None:
         target = game or str(entries[0].get("game"))
@@ -366,7 +372,15 @@ def replay(
     if result.ok:
         _err(f"{log}: {result.message}")
         raise typer.Exit(EXIT_OK)
-    _err(f"{log}:{result.line}: error[CS3001]: {result.message}")
+    # the result counts non-blank lines; the diagnostic points at the file's own line
+    line = numbered[result.line - 1][0] if 1 <= result.line <= len(numbered) else \
+        (numbered[-1][0] + 1 if numbered else 1)
+    source = SourceFile(str(log), text)
+    width = len(source.line_text(line)) if line <= len(source.line_starts) else 0
+    span = Span(file=str(log), line=line, column=1, end_line=line, end_column=max(2, width + 1))
+    diagnostic = Diagnostic(span=span, severity=Severity.ERROR, code="CS3001", message=result.message,
+                            hint=result.hint)
+    _err(render(diagnostic, {str(log): source}, color=_color()))
     raise typer.Exit(EXIT_INPUT)
 
 

@@ -214,3 +214,20 @@ def test_filters_and_counts_that_match_nothing_are_usage_errors() -> None:
                        (["text", "combat_cards", "Nope Card"], "lists every card")):
         proc = cli(*args)
         assert proc.returncode == 2 and said in proc.stderr, (args, proc.stderr)
+
+
+def test_replay_points_at_the_files_own_line_with_a_caret_and_a_hint(tmp_path: Path) -> None:
+    log = tmp_path / "m.jsonl"
+    assert cli("play", "combat_cards", "--seed", "4", "--log", str(log), "--max-actions", "20").returncode in (0, 1)
+    lines = log.read_text().splitlines()
+    lines[6] = lines[6].replace('"event"', '"evnt"')
+    spaced = tmp_path / "spaced.jsonl"
+    spaced.write_text(lines[0] + "\n\n\n" + "\n".join(lines[1:]) + "\n")  # two blank lines after the first
+    proc = cli("replay", str(spaced))
+    assert proc.returncode == 1
+    assert f"{spaced}:9:1: error[CS3001]: diverges" in proc.stderr  # line 7 of the events, 9 of the file
+    assert "^^^" in proc.stderr and "= hint: the log was edited" in proc.stderr
+    binary = tmp_path / "b.jsonl"
+    binary.write_bytes(b"\xb6\x00\xff")
+    proc = cli("replay", str(binary))
+    assert proc.returncode == 1 and "not UTF-8 text" in proc.stderr

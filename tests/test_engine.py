@@ -316,7 +316,7 @@ def test_replay_verifies_a_log_and_finds_tampering(tmp_path: Path) -> None:
     lines[index] = json.dumps(entry, sort_keys=True)
     log.write_text("\n".join(lines) + "\n")
     bad = subprocess.run([*run, "replay", str(log)], capture_output=True, text=True, timeout=300)
-    assert bad.returncode == 1 and f":{index + 1}: error[CS3001]: diverges" in bad.stderr
+    assert bad.returncode == 1 and f":{index + 1}:1: error[CS3001]: diverges" in bad.stderr
     log.write_text("not json\n")
     assert subprocess.run([*run, "replay", str(log)], capture_output=True, timeout=300).returncode == 1
 

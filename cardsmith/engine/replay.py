@@ -22,7 +22,14 @@ from cardsmith.engine.setup import match_problems
 class ReplayResult:
     ok: bool
     message: str
-    line: int
+    line: int  # among the log's non-blank lines, 1-based
+    hint: str | None = None
+
+
+_NOT_A_LOG = "a match log is one JSON object per line, as `cardsmith play --log` writes it"
+_HEADER = "the first line names the game, seed, players, mode and decks to replay"
+_CHANGED = ("the log was edited after it was written, or the rules changed since (a log replays on the "
+            "rules that wrote it)")
 
 
 def encode(entry: dict[str, Any]) -> str:
@@ -51,14 +58,14 @@ def parse_log(lines: list[str]) -> tuple[list[dict[str, Any]], ReplayResult | No
         try:
             entry = json.loads(line)
         except RecursionError:
-            return [], ReplayResult(False, "this line is nested too deeply to read", number)
+            return [], ReplayResult(False, "this line is nested too deeply to read", number, _NOT_A_LOG)
         except ValueError:
-            return [], ReplayResult(False, "this line is not JSON", number)
+            return [], ReplayResult(False, "this line is not JSON", number, _NOT_A_LOG)
         if not isinstance(entry, dict):
-            return [], ReplayResult(False, "each line must be a JSON object", number)
+            return [], ReplayResult(False, "each line must be a JSON object", number, _NOT_A_LOG)
         entries.append(entry)
     if not entries or entries[0].get("event") != "match":
-        return [], ReplayResult(False, "the log does not start with a 'match' event", 1)
+        return [], ReplayResult(False, "the log does not start with a 'match' event", 1, _HEADER)
     return entries, None
 
 
@@ -83,19 +90,19 @@ def replay_entries(entries: list[dict[str, Any]], game: CompiledGame) -> ReplayR
     head = entries[0]
     problem = _header_problem(game, head)
     if problem is not None:
-        return ReplayResult(False, f"bad 'match' event: {problem}", 1)
+        return ReplayResult(False, f"bad 'match' event: {problem}", 1, _HEADER)
     try:
         match = PlayedMatch(game, seed=head["seed"], players=head["players"], mode=head.get("mode"),
                             decks=head.get("decks"))
     except RulesError as exc:
-        return ReplayResult(False, f"bad 'match' event: {exc}", 1)
+        return ReplayResult(False, f"bad 'match' event: {exc}", 1, _HEADER)
     for entry in entries[1:]:
         if entry.get("event") == "action":
             actions = match.legal_actions()
             action_id = entry.get("id")
             if not isinstance(action_id, int) or not 0 <= action_id < len(actions):
                 return ReplayResult(False, f"action {action_id!r} is not legal at this point",
-                                    _line_of(entries, entry))
+                                    _line_of(entries, entry), _CHANGED)
             match.apply(actions[action_id])
     produced = [encode(e) for e in match.log]
     produced.append(encode({"event": "result", **match.result, "actions": len(match.history),
@@ -103,10 +110,11 @@ def replay_entries(entries: list[dict[str, Any]], game: CompiledGame) -> ReplayR
     expected = [encode(e) for e in entries]
     for number, (got, want) in enumerate(zip(produced, expected, strict=False), 1):
         if got != want:
-            return ReplayResult(False, f"diverges: expected {want[:200]} but replay gives {got[:200]}", number)
+            return ReplayResult(False, f"diverges: expected {want[:200]} but replay gives {got[:200]}", number,
+                                _CHANGED)
     if len(produced) != len(expected):
         return ReplayResult(False, f"the log has {len(expected)} events, the replay {len(produced)}",
-                            min(len(produced), len(expected)) + 1)
+                            min(len(produced), len(expected)) + 1, "the log was cut short or added to")
     return ReplayResult(True, f"verified {len(expected)} events", len(expected))
 
 
