@@ -466,6 +466,10 @@ def test_bad_agents_are_usage_errors_before_any_match() -> None:
         problem = agent_problem(bad)
         assert problem is not None and "bad search budget" in problem, bad
     assert agent_problem("human") is not None and agent_problem("human", human=True) is None
+    for huge in ("search:99999999999999999999", "search:1000001", "search:600001ms"):
+        problem = agent_problem(huge)
+        assert problem is not None and "over the most a move may take" in problem, huge
+    assert agent_problem("search:1000000") is None and agent_problem("search:600000ms") is None
     with pytest.raises(ValueError, match="bad search budget"):
         make_agent("search:x", 1)
     run = [sys.executable, "-m", "cardsmith"]

@@ -114,6 +114,9 @@ class HumanAgent:
 
 
 AGENT_KINDS = "random, greedy, search, search:ITERATIONS or search:MILLISECONDSms"
+# the largest search budget a move may have: beyond it a match would never end
+MAX_SEARCH_ITERATIONS = 1_000_000
+MAX_SEARCH_MS = 600_000
 
 
 def agent_problem(kind: str, human: bool = False) -> str | None:
@@ -130,6 +133,10 @@ def agent_problem(kind: str, human: bool = False) -> str | None:
         if not digits.isdigit() or int(digits) < 1:
             return (f"bad search budget {budget!r}: write a whole number of iterations or of "
                     f"milliseconds, at least 1 (search:200 or search:500ms)")
+        most = MAX_SEARCH_MS if budget.endswith("ms") else MAX_SEARCH_ITERATIONS
+        if int(digits) > most:
+            unit = "milliseconds (10 minutes)" if budget.endswith("ms") else "iterations"
+            return f"search budget {budget!r} is over the most a move may take: {most:,} {unit}"
         return None
     return f"unknown agent {kind!r} (agents: {AGENT_KINDS}{', human' if human else ''})"
 
