@@ -19,7 +19,8 @@ import typer
 
 from cardsmith import __version__
 from cardsmith.compiler.api import CheckResult, check_game
-from cardsmith.compiler.loader import LoadError
+from cardsmith.compiler.loader import LoadError, cards_files
+from cardsmith.dsl import ir
 from cardsmith.dsl.diagnostics import Diagnostic, Severity, render
 from cardsmith.dsl.source import SourceFile, Span
 
@@ -127,7 +128,7 @@ def fmt(
     files: list[Path] = []
     for p in paths:
         if p.is_dir():
-            found = sorted(f for f in p.rglob("*.cards") if f.is_file())
+            found = cards_files(p)
             if not found:
                 _err(f"error: no .cards files in {p}")
                 raise typer.Exit(EXIT_USAGE)
@@ -256,7 +257,6 @@ def play(
     """Play one match between agents (or you) and print the result (JSON)."""
     from cardsmith.engine.agents import make_agent, play_out
     from cardsmith.engine.flow import PlayedMatch
-    from cardsmith.engine.setup import seat_range
     from cardsmith.util.atomic import write_text_atomic
 
     if max_actions < 1:
@@ -264,7 +264,7 @@ def play(
         raise typer.Exit(EXIT_USAGE)
     game = _compiled(target)
     _refuse_bad_setup(game, players, mode)
-    count = players if players is not None else seat_range(game, mode)[0]
+    count = players if players is not None else ir.seat_range(game.ir, mode)[0]
     kinds = [k.strip() for k in agents_spec.split(",") if k.strip()] or ["random"]
     _refuse_extra_agents(kinds, count)
     kinds = [kinds[i] if i < len(kinds) else kinds[-1] for i in range(count)]
@@ -408,7 +408,6 @@ def simulate(
     from rich.progress import Progress
 
     from cardsmith.engine.agents import agent_problem
-    from cardsmith.engine.setup import seat_range
     from cardsmith.engine.simulate import simulate as run
     from cardsmith.engine.simulate import statistics
 
@@ -423,7 +422,7 @@ def simulate(
         raise typer.Exit(EXIT_USAGE)
     game = _compiled(target)
     _refuse_bad_setup(game, players, mode)
-    count = players if players is not None else seat_range(game, mode)[0]
+    count = players if players is not None else ir.seat_range(game.ir, mode)[0]
     _refuse_extra_agents(kinds, count)
     console = Console(stderr=True, no_color="NO_COLOR" in os.environ)
     with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:

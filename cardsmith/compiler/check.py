@@ -154,16 +154,12 @@ class Checker:
     def check_scenario_setup(self, g: ir.Game, sc: ir.ScenarioDecl) -> None:
         """A scenario's `mode:` must be one the game declares, and its `players:` within
         what the game (or that mode) allows — as `cardsmith play` requires."""
-        modes = {m.name: m for m in g.modes}
-        low, high = g.game.players_min, g.game.players_max
-        if sc.mode is not None:
-            mode = modes.get(sc.mode)
-            if mode is None:
-                self.error(sc.span, "CS0202", f"scenario '{sc.name}' names unknown mode '{sc.mode}'",
-                           did_you_mean(sc.mode, modes))
-                return
-            low = mode.players_min if mode.players_min is not None else low
-            high = mode.players_max if mode.players_max is not None else high
+        modes = [m.name for m in g.modes]
+        if sc.mode is not None and sc.mode not in modes:
+            self.error(sc.span, "CS0202", f"scenario '{sc.name}' names unknown mode '{sc.mode}'",
+                       did_you_mean(sc.mode, modes))
+            return
+        low, high = ir.seat_range(g, sc.mode)
         if not low <= sc.players <= high:
             allowed = f"{low}" if low == high else f"{low} to {high}"
             where = f" in mode {sc.mode}" if sc.mode is not None else ""

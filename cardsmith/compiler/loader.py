@@ -51,7 +51,7 @@ def library_games() -> dict[str, Path]:
     games: dict[str, Path] = {}
     for root in library_roots():
         for folder in sorted(p for p in root.iterdir() if p.is_dir()):
-            if any(_GAME_HEAD.search(f.read_bytes()) for f in _cards_files(folder)):
+            if any(_GAME_HEAD.search(f.read_bytes()) for f in cards_files(folder)):
                 games.setdefault(folder.name, folder)
     return games
 
@@ -62,7 +62,8 @@ def is_library_game(name: str) -> bool:
     return name in library_games()
 
 
-def _cards_files(folder: Path) -> list[Path]:
+def cards_files(folder: Path) -> list[Path]:
+    """Every .cards file under `folder` (not folders that happen to be named *.cards)."""
     return sorted(p for p in folder.rglob("*.cards") if p.is_file())
 
 
@@ -80,7 +81,7 @@ def resolve(target: str) -> GameFiles:
 
 
 def _with_base(folder: Path) -> GameFiles:
-    files = _cards_files(folder)
+    files = cards_files(folder)
     if not files:
         raise LoadError(f"no .cards files in '{folder}'",
                         "a game is a folder of .cards files")
@@ -105,4 +106,4 @@ def _with_base(folder: Path) -> GameFiles:
     if base is None:
         raise LoadError(f"expansion in '{folder}' names unknown base game '{base_name}'",
                         did_you_mean(base_name, games))
-    return GameFiles(base, _cards_files(base) + files, [folder])
+    return GameFiles(base, cards_files(base) + files, [folder])

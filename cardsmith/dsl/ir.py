@@ -633,6 +633,17 @@ class ActionDecl(Node):
     body: list[Stmt] = Field(default_factory=list)
 
 
+def seat_range(game: Game, mode: str | None) -> tuple[int, int]:
+    """The fewest and most players the game allows — or the mode, where it says. One
+    definition for the checker (a scenario's `players:`) and the engine (--players)."""
+    low, high = game.game.players_min, game.game.players_max
+    for declared in game.modes:
+        if declared.name == mode:
+            low = declared.players_min if declared.players_min is not None else low
+            high = declared.players_max if declared.players_max is not None else high
+    return low, high
+
+
 def action_parameters(body: list[Stmt]) -> int:
     """How many leading statements of an action are its parameters: its first `choose`
     and `let` statements, before any effect (see docs/language.md, "action")."""

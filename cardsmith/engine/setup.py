@@ -5,18 +5,9 @@ match with no players that runs forever, nor a mode silently ignored."""
 
 from __future__ import annotations
 
+from cardsmith.dsl import ir
 from cardsmith.dsl.diagnostics import did_you_mean
 from cardsmith.engine.game import CompiledGame
-
-
-def seat_range(game: CompiledGame, mode: str | None) -> tuple[int, int]:
-    """The fewest and most players the game (or the mode, where it says) allows."""
-    low, high = game.ir.game.players_min, game.ir.game.players_max
-    for declared in game.ir.modes:
-        if declared.name == mode:
-            low = declared.players_min if declared.players_min is not None else low
-            high = declared.players_max if declared.players_max is not None else high
-    return low, high
 
 
 def match_problems(game: CompiledGame, players: object, mode: object) -> list[str]:
@@ -30,7 +21,7 @@ def match_problems(game: CompiledGame, players: object, mode: object) -> list[st
                         + (f"; {hint}" if hint else ""))
         mode = None
     if players is not None:
-        low, high = seat_range(game, mode if isinstance(mode, str) else None)
+        low, high = ir.seat_range(game.ir, mode if isinstance(mode, str) else None)
         if not isinstance(players, int) or isinstance(players, bool) or not low <= players <= high:
             allowed = f"{low}" if low == high else f"{low} to {high}"
             where = f" in mode {mode}" if mode is not None else ""
