@@ -497,6 +497,18 @@ class Checker:
 
     def check_stage(self, stage: ir.StageDecl) -> None:
         self.block(stage.body, self.base_scope())
+        if stage.automated and stage.actions:
+            self.error(stage.span, "CS0205", f"stage '{stage.name}' is automated but lists actions",
+                       "an automated stage offers no actions: remove 'automated' or the 'actions:' line")
+        if stage.simultaneous and stage.responses:
+            self.error(stage.span, "CS0205", f"stage '{stage.name}' is both simultaneous and open to responses",
+                       "in a simultaneous stage every player picks at once; responses need turns of priority")
+        if stage.simultaneous and not stage.actions:
+            self.error(stage.span, "CS0204", f"simultaneous stage '{stage.name}' lists no actions",
+                       "write 'actions: ...': the actions every player picks from at once")
+        if not stage.passing and not stage.actions:
+            self.error(stage.span, "CS0204", f"stage '{stage.name}' forbids passing but lists no actions",
+                       "write 'actions: ...', or remove 'pass: no'")
         if stage.skip is not None:
             self.expect_type(stage.skip, self.base_scope(), {"bool", "any"}, "a skip condition")
         for action in stage.actions:

@@ -681,29 +681,48 @@ class CodeGenerator:
         """One function per action: its parameters (the leading choices), then its
         condition, its cost, and its effect — so the cost and condition see the choices.
         `yield rt.Paid()` marks the point where the action has become legal and paid."""
-        lead = ir.action_parameters(a.body)
-        writer = BodyWriter(self)
-        scope = Scope()
-        writer.block(a.body[:lead], scope) if lead else None
-        if a.condition is not None:
-            cond = writer.expr(a.condition, scope, decide=False)
-            writer.line(f"if not ({cond}):")
-            writer.line(f"    raise rt.NotLegal({a.name!r})")
-        for stmt in a.cost:
-            writer.stmt(stmt, scope)
-        writer.line("yield rt.Paid()")
-        for stmt in a.body[lead:]:
-            writer.stmt(stmt, scope)
-        self.functions.append(Function(ident(a.name, "A_"), [], _origin(a, f"action {a.name}"), writer.text()))
-        self.handlers.append((repr(("action", a.name)), ident(a.name, "A_")))
+        self.decision(("action", a.name), ident(a.name, "A_"), _origin(a, f"action {a.name}"), a.name,
+                      a.body, a.condition, a.cost, Scope(), condition_first=False)
         if a.limit is not None:  # how many times a player may take it in a turn
             self.add_expr(("action", a.name, "limit"), ident(a.name, "L_"), [], _origin(a, f"limit of {a.name}"),
                           a.limit, Scope())
+
+    def decision(self, key: tuple[str, ...], name: str, origin: str, label: str, body: list[ir.Stmt],
+                 condition: ir.Expr | None, cost: list[ir.Stmt], scope: Scope, condition_first: bool) -> None:
+        """A player's decision (an action, or an activated ability): its leading choices
+        (its parameters), its condition, its cost, `yield rt.Paid()`, then its effect. The
+        played match probes it up to Paid to find what is legal, and runs the same code to
+        take it. An ability's condition reads only its card, so it is tested first (an
+        ability that cannot be used then costs no enumeration of its choices)."""
+        lead = ir.action_parameters(body)
+        writer = BodyWriter(self)
+        inner = scope.child()
+
+        def test_condition() -> None:
+            if condition is not None:
+                cond = writer.expr(condition, inner, decide=False)
+                writer.line(f"if not ({cond}):")
+                writer.line(f"    raise rt.NotLegal({label!r})")
+        if condition_first:
+            test_condition()
+        writer.block(body[:lead], inner) if lead else None
+        if not condition_first:
+            test_condition()
+        for stmt in cost:
+            writer.stmt(stmt, inner)
+        writer.line("yield rt.Paid()")
+        for stmt in body[lead:]:
+            writer.stmt(stmt, inner)
+        self.functions.append(Function(name, [], origin, writer.text()))
+        self.handlers.append((repr(key), name))
 
     def stage(self, scope_kind: str, stage: ir.StageDecl, parents: list[str]) -> None:
         path = [*parents, stage.name]
         self.add(("stage", scope_kind, *path), ident("__".join(path), "G_"), [],
                  _origin(stage, f"stage {'.'.join(path)}"), stage.body, Scope())
+        if stage.skip is not None:  # the stage is passed over while this holds
+            self.add_expr(("stage", scope_kind, *path, "skip"), ident("__".join(path), "GS_"), [],
+                          _origin(stage, f"skip of stage {'.'.join(path)}"), stage.skip, Scope())
         for step in stage.steps:
             self.stage(scope_kind, step, path)
 
@@ -747,12 +766,9 @@ class CodeGenerator:
         elif isinstance(a, ir.Hook):
             self.hook(key, name, a, scope)
         elif isinstance(a, ir.Activated):
-            self.add((*key, "cost"), name + "_cost", [], _origin(a, f"activate {a.label!r} cost"), a.cost,
-                     scope.child())
-            self.add(key, name, [], _origin(a, f"activate {a.label!r}"), a.body, scope.child())
-            if a.condition is not None:
-                self.add_expr((*key, "condition"), name + "_cond", [], _origin(a, "condition"), a.condition,
-                              scope.child())
+            # compiled as a decision, like an action: offered to the card's controller
+            self.decision(key, name, _origin(a, f"activate {a.label!r}"), a.label, a.body, a.condition, a.cost,
+                          scope, condition_first=True)
         elif isinstance(a, ir.Static):
             for mi, mod in enumerate(a.modifiers):
                 self.add_expr((*key, "modifier", str(mi)), f"{name}_mod{mi}", [], _origin(mod, f"static {mod.stat}"),

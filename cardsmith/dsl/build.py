@@ -1005,8 +1005,10 @@ class Builder:
                 fields["steps"].append(self.stage(sub))
             elif sub.is_prop and sub.name == "actions":
                 fields["actions"] = self.words(sub)
-            elif sub.name in ("responses", "simultaneous", "automated") and not sub.block:
+            elif sub.name in ("responses", "simultaneous", "automated", "always") and not sub.block:
                 fields[sub.name] = self.flag(sub)
+            elif sub.is_prop and sub.name == "pass":
+                fields["passing"] = self.flag(sub)
             elif sub.is_prop and sub.name == "skip":
                 fields["skip"] = self.expr(sub, "'skip'")
             elif sub.is_prop and sub.name == "label":

@@ -605,6 +605,10 @@ class StageDecl(Node):
     automated: bool = False
     skip: Expr | None = None
     label: str = ""
+    # runs even after `end the turn` (end-of-turn clean-up: Two Kingdoms' dusk)
+    always: bool = False
+    # `pass: no`: the window offers no pass while an action is legal (UNO, Love Letter)
+    passing: bool = True
 
 
 class FlowDecl(Node):

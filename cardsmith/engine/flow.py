@@ -1,22 +1,24 @@
-"""Turn structure and legal actions: a played match, OpenSpiel-style.
+"""Turn structure, priority and legal actions: a played match, OpenSpiel-style.
 
-The flow is one generator over the game's declared structure — setup, then turns
-(each player's stages and steps) and rounds (stages after every player's turn) — that
-runs compiled stage bodies and opens *action windows* where a stage lists actions.
-Whatever the flow or a handler needs decided becomes a pending request; `legal_actions`
-turns it into a list of Action objects with stable ids and readable descriptions, and
-`apply` answers it. Legal actions are derived from the same compiled action code that
-executes them: each parameter combination is probed (journaled, then rolled back) and
-offered only if its condition holds and its cost can be paid.
+The flow is one generator over the game's declared structure — setup, the first player,
+then rounds of turns (each player's stages and steps, in the turn order the rules keep)
+and the `round` block's stages — that runs compiled stage bodies and opens *action
+windows* where a stage lists actions. In a window one player at a time holds
+**priority** (windows.py says who, and when the window closes); what they may do is
+decided by engine/offers.py and probed for legality by running each candidate up to its
+payment. Whatever the flow or a handler needs decided becomes a pending request;
+`legal_actions` turns it into Action objects with stable ids and readable descriptions,
+and `apply` answers it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from cardsmith.dsl import ir
+from cardsmith.engine import offers
 from cardsmith.engine import runtime as rt
 from cardsmith.engine.match import ENDLESS, Match, _NotAnOption
 from cardsmith.engine.replica import Rebuilder, portable
@@ -24,6 +26,9 @@ from cardsmith.engine.state import Card, Player
 
 MAX_COMBINATIONS = 200
 MAX_TURNS = 3000
+# the most moves (actions and passes) one stage's window may take before it closes: a
+# bound on rules where players could keep acting without end
+MAX_WINDOW_MOVES = 1000
 
 
 @dataclass(frozen=True)
@@ -37,28 +42,42 @@ class Action:
 
 
 class ActionWindow:
-    """The current player may take one of the stage's actions, or pass."""
+    """`player` holds priority in a stage's window: the moves offered were worked out
+    when the window opened (engine/offers.py decides which, probing decides legality)."""
 
-    def __init__(self, player: Player, stage: ir.StageDecl) -> None:
+    def __init__(self, player: Player, stage: ir.StageDecl, sealed: bool = False) -> None:
         self.player = player
         self.stage = stage
+        self.sealed = sealed  # a simultaneous stage: the others' picks are not yet shown
+        self.actions: list[Action] = []
 
 
 class PlayedMatch(Match):
-    """A match driven by agents through legal_actions() / apply()."""
+    """A match driven by agents through legal_actions() / apply().
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    `stops`: seats that want to be asked at every window, even when passing is all they
+    could do (by default such a window passes by itself: a person is asked only when
+    they have a real choice)."""
+
+    def __init__(self, *args: Any, stops: Iterable[int] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.flow_active = True
+        self.stops = frozenset(stops)
         self.history: list[int] = []
         # every applied move as (id, seat, description, portable payload): replica() replays them
         self.moves: list[tuple[int, int, str, Any]] = []
+        # simultaneous decisions: the group of each sealed move (by its index in moves), the
+        # group still open (its picks not yet revealed), and where its log began
+        self.sealed_moves: dict[int, int] = {}
+        self.open_seal: int | None = None
+        self.seal_log_start = 0
+        self._seals = 0
         self.cards_played: list[tuple[int, str]] = []
+        extra = {"stops": sorted(self.stops)} if self.stops else {}
         self.record("match", game=self.game.ir.game.id, seed=self.seed, players=len(self.players), mode=self.mode,
-                    decks=self.decks)
+                    decks=self.decks, **extra)
         self._flow = self._run()
         self._pending: Any = None
-        self._cached: list[Action] | None = None
         self.error: str | None = None
         self._advance(None)
 
@@ -73,9 +92,7 @@ class PlayedMatch(Match):
                 "drawn": self.drawn, "turns": self.turn_number, "error": self.error}
 
     def legal_actions(self) -> list[Action]:
-        if self._cached is None:
-            self._cached = self._actions_for(self._pending)
-        return self._cached
+        return self._actions_for(self._pending)
 
     def apply(self, action: Action | int) -> None:
         actions = self.legal_actions()
@@ -87,6 +104,8 @@ class PlayedMatch(Match):
     def _apply_move(self, chosen: Action) -> None:
         self.record("action", player=f"player{chosen.player + 1}", id=chosen.id, description=chosen.description)
         self.history.append(chosen.id)
+        if self.open_seal is not None:
+            self.sealed_moves[len(self.moves)] = self.open_seal
         self.moves.append((chosen.id, chosen.player, chosen.description, portable(chosen.payload)))
         picked = chosen.payload[1] if isinstance(chosen.payload, tuple) else chosen.payload
         for value in picked if isinstance(picked, list) else [picked]:
@@ -100,30 +119,40 @@ class PlayedMatch(Match):
     def pending(self) -> Any:
         return self._pending
 
+    def hidden_from(self, viewer: int, move_index: int) -> bool:
+        """Is this move another seat's pick in a simultaneous decision still open (so
+        `viewer` may not know it yet)?"""
+        group = self.sealed_moves.get(move_index)
+        return group is not None and group == self.open_seal and self.moves[move_index][1] != viewer
+
     def determinize(self, viewer: int, rng: Any) -> None:
         """Replace what `viewer` cannot see with a plausible guess, in place (journaled).
 
         For each other player, the cards in their zones that the viewer cannot see (a
-        hand, a deck) are pooled, shuffled and dealt back, each zone keeping its size; a
-        shared hidden zone is shuffled. The viewer's own knowledge — every visible zone,
-        and the sizes of hidden ones — is untouched."""
+        hand, a deck) and their face-down cards elsewhere are pooled, shuffled and dealt
+        back, each place keeping its size; a shared hidden zone is shuffled. The viewer's
+        own knowledge — every visible card, and the sizes of hidden places — is untouched."""
         me = self.players[viewer]
         for owner in self.players:
             if owner is me:
                 continue
             zones = [z for z in self.zones.values() if z.owner is owner
                      and (z.visibility == "hidden" or z.visibility == "owner")]
-            pool = [c for z in zones for c in z.cards if not (c.face_down and c.controller is me)]
+            places = [(z, [c for c in z.cards if not (c.face_down and c.controller is me)]) for z in zones]
+            face_down = [c for z in self.zones.values() if z.visibility == "public"
+                         for c in z.cards if c.face_down and c.controller is owner and c.host is None
+                         and not c.attached and c.position is None]
+            pool = [c for _z, cards in places for c in cards] + face_down
             if len(pool) < 2:
                 continue
-            sizes = [(z, len(z.cards)) for z in zones]
+            slots = [(z, c) for z, cards in places for c in cards] + [(c.zone, c) for c in face_down]
             rng.shuffle(pool)
-            for zone, _size in sizes:
-                for card in list(zone.cards):
-                    self._place(card, None, top=False)
-            for zone, size in sizes:
-                for _ in range(size):
-                    self._place(pool.pop(), zone, top=False)
+            for _zone, card in slots:
+                self._place(card, None, top=False)
+            for (zone, old), new in zip(slots, pool, strict=True):
+                self._place(new, zone, top=False)
+                if old.face_down != new.face_down:
+                    self.set_attr(new, "face_down", old.face_down)
         for zone in self.zones.values():
             if zone.owner is None and zone.visibility == "hidden" and len(zone.cards) > 1:
                 self._shuffle_journaled(zone, rng)
@@ -140,12 +169,11 @@ class PlayedMatch(Match):
         """The heuristic's value for the acting player after this move (then rolled back)."""
         player = self.players[action.player]
         snapshot = self.snapshot_state()
-        saved_current = self.current
         try:
             if isinstance(action.payload, tuple):
-                name, choices = action.payload
+                move, choices = action.payload
                 self.script = list(choices)
-                program = self.game.handlers[("action", name)](self, rt.Ctx(player, None))
+                program, _speed, _label = self._program(move, player)
                 self.run(program, self._scripted_then_default)
                 self.run(self.run_checks(), self.default_answer)  # type: ignore[arg-type]
             return heuristic(self, rt.Ctx(player, None))
@@ -154,7 +182,6 @@ class PlayedMatch(Match):
         finally:
             self.script = []
             self.restore_state(snapshot)
-            self.current = saved_current
 
     def _scripted_then_default(self, request: Any) -> Any:
         if isinstance(request, rt.Paid):
@@ -164,11 +191,13 @@ class PlayedMatch(Match):
     # ---------------------------------------------------------------- what a player sees, snapshots
     def observation(self, player: int) -> dict[str, Any]:
         """The position as `player` (0-based seat) may see it: hidden zones and other
-        players' hands show only how many cards they hold; face-down cards show as such."""
+        players' hands show only how many cards they hold; face-down cards show as such;
+        while a simultaneous decision is open, what the others' picks changed is hidden."""
         viewer = self.players[player]
+        sealed = self._sealed_cards(viewer)
 
         def card_view(card: Any, visible: bool) -> dict[str, Any]:
-            if not visible or (card.face_down and card.controller is not viewer):
+            if not visible or (card.face_down and card.controller is not viewer) or card.id in sealed:
                 return {"id": card.id, "hidden": True}
             return {"id": card.id, "name": card.name, "type": card.type, "controller": self.describe(card.controller),
                     "statuses": sorted(card.statuses), "counters": {k: rt._plain(v) for k, v in card.counters.items()},
@@ -180,11 +209,21 @@ class PlayedMatch(Match):
             zones.append({"zone": name, "owner": self.describe(zone.owner), "size": len(zone.cards),
                           "cards": [card_view(c, visible) for c in zone.cards] if visible else []})
         actions = [a.description for a in self.legal_actions() if a.player == player]
+        waiting = [{"effect": entry[0], "player": self.describe(self.stack_owners.get(id(entry[1])))}
+                   for entry in self.stack_programs]
         return {"you": viewer.name, "current": self.describe(self.current), "turn": self.turn_number,
                 "players": [{"name": p.name, "counters": {k: rt._plain(v) for k, v in p.counters.items()},
                              "eliminated": p.eliminated} for p in self.players],
                 "shared": {k: rt._plain(v) for k, v in self.shared.items()}, "zones": zones,
-                "legal_actions": actions, "result": self.result if self.over else None}
+                "waiting": waiting, "legal_actions": actions, "result": self.result if self.over else None}
+
+    def _sealed_cards(self, viewer: Player) -> set[int]:
+        """Cards another player's pick in the open simultaneous decision has moved or
+        changed: the viewer sees them only when all picks are revealed."""
+        if self.open_seal is None:
+            return set()
+        mentioned = {entry["card"] for entry in self.log[self.seal_log_start:] if isinstance(entry.get("card"), str)}
+        return {c.id for c in self.all_cards() if f"{c.name}#{c.id}" in mentioned and c.controller is not viewer}
 
     def state_summary(self) -> dict[str, Any]:
         """Everything on the table, unhidden (for snapshots and verification)."""
@@ -194,6 +233,7 @@ class PlayedMatch(Match):
                 "shared": {k: rt._plain(v) for k, v in self.shared.items()},
                 "zones": {f"{name}/{owner}": [self.describe(c) for c in zone.cards]
                           for (name, owner), zone in self.zones.items()},
+                "waiting": [entry[0] for entry in self.stack_programs],
                 "over": self.over, "winner": self.describe(self.winner), "log_size": len(self.log)}
 
     def snapshot(self) -> dict[str, Any]:
@@ -203,42 +243,57 @@ class PlayedMatch(Match):
         is deterministic, so its seed and action history restore it exactly (restore()
         replays them and checks the state matches)."""
         return {"game": self.game.ir.game.id, "seed": self.seed, "players": len(self.players), "mode": self.mode,
-                "decks": self.decks, "history": list(self.history), "state": self.state_summary()}
+                "decks": self.decks, "stops": sorted(self.stops), "history": list(self.history),
+                "state": self.state_summary()}
 
     @classmethod
     def restore(cls, game: Any, snapshot: dict[str, Any]) -> PlayedMatch:
         match = cls(game, seed=snapshot["seed"], players=snapshot["players"], mode=snapshot["mode"],
-                    decks=snapshot.get("decks"))
+                    decks=snapshot.get("decks"), stops=snapshot.get("stops", ()))
         for action_id in snapshot["history"]:
             match.apply(match.legal_actions()[action_id])
         if match.state_summary() != snapshot["state"]:
             raise ValueError("the restored match differs from the snapshot")
         return match
 
-    def replica(self) -> PlayedMatch:
+    def replica(self, viewer: int | None = None, rng: Any = None) -> PlayedMatch:
         """A copy of this match at this position, for search (engine/replica.py): replayed
-        move by move without finding legal moves; the table is checked to be the same."""
-        copy = type(self)(self.game, seed=self.seed, players=len(self.players), mode=self.mode, decks=self.decks)
+        move by move without finding legal moves; the table is checked to be the same.
+
+        With a `viewer`, the other seats' picks in a simultaneous decision still open are
+        not copied but picked again at random (from `rng`): the viewer may not know them."""
+        copy = type(self)(self.game, seed=self.seed, players=len(self.players), mode=self.mode, decks=self.decks,
+                          stops=self.stops)
         rebuild = Rebuilder(copy)
+        guessed = False
         try:
-            for action_id, seat, description, payload in self.moves:
+            for index, (action_id, seat, description, payload) in enumerate(self.moves):
+                if viewer is not None and rng is not None and self.hidden_from(viewer, index):
+                    options = copy.legal_actions()
+                    if options:
+                        copy._apply_move(options[rng.randrange(len(options))])
+                        guessed = True
+                        continue
                 copy._apply_move(Action(action_id, seat, description, rebuild.value(payload)))
         except KeyError:  # a move named a card in no zone (none of the library's do): replay by id
             return type(self).restore(self.game, self.snapshot())
-        if copy.state_summary() != self.state_summary():
+        if not guessed and copy.state_summary() != self.state_summary():
             raise ValueError("the replica differs from the match")
         return copy
 
     # ---------------------------------------------------------------- driving the flow
     def _advance(self, reply: Any) -> None:
-        self._cached = None
         self.steps = 0  # the loop guard counts the steps between two decisions
         try:
             request = self._flow.send(reply)
             while isinstance(request, rt.BeginSimultaneous | rt.EndSimultaneous) or (
                     isinstance(request, rt.Choose) and len(request.options) <= 1 and request.mode == "one"
                     and not request.optional):
-                if isinstance(request, rt.Choose) and not request.options:
+                if isinstance(request, rt.BeginSimultaneous):
+                    self._open_seal()
+                elif isinstance(request, rt.EndSimultaneous):
+                    self._close_seal()
+                elif not request.options:
                     request = self._flow.throw(self.fizzle(request))  # the effect that asked stops
                     continue
                 # a forced choice (one option) needs no decision
@@ -255,6 +310,17 @@ class PlayedMatch(Match):
             self._stop(f"{error} (line {self.last_line})")
         except RecursionError:
             self._stop(f"{ENDLESS} (line {self.last_line})")
+
+    def _open_seal(self) -> None:
+        """A simultaneous decision begins: picks from now on are sealed until it ends."""
+        self._seals += 1
+        self.open_seal = self._seals
+        self.seal_log_start = len(self.log)
+
+    def _close_seal(self) -> None:
+        if self.open_seal is not None:
+            self.record("revealed")
+        self.open_seal = None
 
     def _stop(self, error: str) -> None:
         """The rules broke: the match ends here with the error in its result."""
@@ -283,24 +349,64 @@ class PlayedMatch(Match):
         yield from self.run_checks()
         turn_flow = next((f for f in self.game.ir.flows if f.scope == "turn"), None)
         round_flow = next((f for f in self.game.ir.flows if f.scope == "round"), None)
-        while not self.over and self.turn_number <= MAX_TURNS:
+        if self.over or (turn_flow is None and round_flow is None):
+            return
+        self.current = yield from self._first_player()
+        while not self.over:
+            ctx = rt.Ctx(self.current, None)
+            yield from self.emit(ctx, "round_started", [self.round_number])
             if turn_flow is not None:
-                for player in list(self.players):
-                    if self.over:
-                        return
-                    if player.eliminated:
-                        continue
-                    self.current = player
-                    yield from self._turn(turn_flow, player)
-                    self.turn_number += 1
+                yield from self._round_of_turns(turn_flow)
             if round_flow is not None and not self.over:
                 yield from self._stages(round_flow, "round", self.current or self.players[0])
-            self.round_number += 1
-            if turn_flow is None and round_flow is None:
+            if self.over:
                 return
-        if not self.over:
-            self.error = f"no winner after {MAX_TURNS} turns"
-            self.over = True
+            yield from self.emit(ctx, "round_ended", [self.round_number])
+            self._expire("round")
+            self.round_number += 1
+            if self.turn_number > MAX_TURNS or self.round_number > MAX_TURNS:
+                self.error = f"no winner after {MAX_TURNS} turns"
+                self.over = True
+
+    def _first_player(self) -> Generator[Any, Any, Player]:
+        """The game's `first_player`: `seat1`, `random` (a logged draw of the match's RNG)
+        or `choose` (the first seat picks who starts)."""
+        rule = self.game.ir.game.first_player
+        living = rt.players(self)
+        first = living[0]
+        if rule == "random" and len(living) > 1:
+            first = living[self.rng.randrange(len(living))]
+        elif rule == "choose" and len(living) > 1:
+            first = yield rt.Choose(self, living[0], list(living), "one", None, label="who takes the first turn",
+                                    line=self.game.ir.game.span.line)
+        self.record("first_player", player=first.name, rule=rule)
+        return first
+
+    def _round_of_turns(self, flow: ir.FlowDecl) -> Generator[Any, Any, None]:
+        """Every living player takes a turn (or has it skipped), in the turn order the rules
+        keep; an extra turn does not use up anyone's place in the round."""
+        due = len(rt.players(self))
+        taken = 0
+        while taken < due and not self.over and self.turn_number <= MAX_TURNS:
+            player = self.current
+            if player is None or player.eliminated:
+                player = self.following(player)
+                if player is None:
+                    return
+                self.current = player
+            extra = self.extra_turn_now
+            yield from self._turn(flow, player)
+            self.turn_number += 1
+            if not extra:
+                taken += 1
+            if self.over:
+                return
+            before = len(self.log)
+            upcoming = self.next_turn_player(player)
+            taken += sum(1 for entry in self.log[before:] if entry["event"] == "turn_skipped")
+            if upcoming is None:
+                return
+            self.current = upcoming
 
     def _turn(self, flow: ir.FlowDecl, player: Player) -> Generator[Any, Any, None]:
         ctx = rt.Ctx(player, None)
@@ -311,14 +417,20 @@ class PlayedMatch(Match):
         self._expire("turn")
 
     def _stages(self, flow: ir.FlowDecl, scope: str, player: Player) -> Generator[Any, Any, None]:
+        """The stages in order. After `end the turn` only the stages marked `always` run."""
         self.end_turn_requested = False
         for stage in flow.stages:
-            if self.over or self.end_turn_requested:
+            if self.over:
                 return
+            if self.end_turn_requested and not stage.always:
+                continue
             yield from self._stage(stage, scope, [stage.name], player)
 
     def _stage(self, stage: ir.StageDecl, scope: str, path: list[str], player: Player) -> Generator[Any, Any, None]:
         ctx = rt.Ctx(player, None)
+        if stage.skip is not None and rt.truth(self.game.handlers[("stage", scope, *path, "skip")](self, ctx)):
+            self.record("stage_skipped", stage=stage.name)
+            return
         self.stage_name = stage.name
         yield from self.emit(ctx, "stage_started", [stage.name])
         yield from self.game.handlers[("stage", scope, *path)](self, ctx)
@@ -329,33 +441,140 @@ class PlayedMatch(Match):
             yield from self._stage(step, scope, [*path, step.name], player)
         self.end_stage_requested = False
         if stage.actions and not self.over:
-            for _ in range(200):
-                if self.over or self.end_turn_requested or self.end_stage_requested:
-                    break
-                reply = yield ActionWindow(player, stage)
-                if reply is None or reply == "pass":
-                    break
-                action_name, choices = reply
-                self.count_taken(action_name, player)
-                yield from self._take(action_name, player, choices)
-                yield from self.run_checks()
+            if stage.simultaneous:
+                yield from self._simultaneous_window(stage, player)
+            else:
+                yield from self._window(stage, player)
         yield from self.emit(ctx, "stage_ended", [stage.name])
         self._expire(stage.name)
 
-    def _take(self, action: str, player: Player, choices: list[Any]) -> Generator[Any, Any, None]:
-        ctx = rt.Ctx(player, None)
-        program = self.game.handlers[("action", action)](self, ctx)
+    # ---------------------------------------------------------------- windows and priority
+    def _window(self, stage: ir.StageDecl, player: Player) -> Generator[Any, Any, None]:
+        """A stage's action window: priority passes between players.
+
+        `player` (whose turn it is) holds priority first. Taking an action keeps it; an
+        action that goes on the stack passes it to the next player, so every other player
+        may respond. Passing hands priority on; when every living player has passed in a
+        row, the stack resolves (last in, first out, each effect followed by the checks)
+        and priority returns to `player` — or, with nothing waiting, the window closes.
+        Without `responses: yes`, the others get priority only while something waits on
+        the stack, so `player` passing with an empty stack closes the window."""
+        holder: Player | None = player
+        passes = 0
+        for _ in range(MAX_WINDOW_MOVES):
+            if self.over or holder is None:
+                return
+            if not self.stack_programs and (self.end_turn_requested or self.end_stage_requested):
+                return
+            reply = yield from self._priority(holder, stage)
+            if reply is None:
+                passes += 1
+                living = len(rt.players(self))
+                if passes >= living or (holder is player and not stage.responses and not self.stack_programs):
+                    if not self.stack_programs:
+                        return
+                    yield from self._resolve_waiting()
+                    passes, holder = 0, player
+                    continue
+                holder = self.following(holder)
+                continue
+            passes = 0
+            move, choices = reply
+            if isinstance(move, str):
+                self.count_taken(move, holder)
+            pushed = yield from self._take(move, holder, choices)
+            yield from self.run_checks()
+            if pushed:
+                holder = self.following(holder)
+        self.record("window_closed", stage=stage.name, reason=f"{MAX_WINDOW_MOVES} moves")
+
+    def _priority(self, holder: Player, stage: ir.StageDecl, sealed: bool = False) -> Generator[Any, Any, Any]:
+        """`holder` decides in this window: the move taken ((move, choices)), or None for
+        a pass. A window where passing is all they could do passes by itself (unless the
+        seat asked to stop everywhere); one where passing is not allowed and nothing is
+        legal passes too."""
+        window = ActionWindow(holder, stage, sealed)
+        window.actions = self._window_actions(window)
+        moves = [a for a in window.actions if a.payload != "pass"]
+        if not moves and (not window.actions or holder.index not in self.stops):
+            return None
+        reply = yield window
+        return None if reply is None or reply == "pass" else reply
+
+    def _resolve_waiting(self) -> Generator[Any, Any, None]:
+        """Everyone passed: the waiting effects resolve, the last one first."""
+        yield from self.resolve_stack()
+
+    def _simultaneous_window(self, stage: ir.StageDecl, player: Player) -> Generator[Any, Any, None]:
+        """`simultaneous: yes`: every living player, in turn order from `player`, picks one
+        of the stage's actions (or passes) against the same position — no pick is carried
+        out, or shown, before all are made. Then the picks are carried out in that order;
+        one that is no longer legal by then (its cost cannot be paid) is logged and dropped."""
+        seated: list[Player] = []
+        who: Player | None = player
+        for _ in range(len(self.players)):
+            if who is None or who in seated:
+                break
+            seated.append(who)
+            who = self.following(who)
+        picks: list[tuple[Player, Any]] = []
+        self._open_seal()
+        try:
+            for seat in seated:
+                reply = yield from self._priority(seat, stage, sealed=True)
+                if reply is not None:
+                    picks.append((seat, reply))
+        finally:
+            self._close_seal()
+        for seat, (move, choices) in picks:
+            if self.over:
+                return
+            if self._try(move, seat, list(choices)) is not True:
+                self.record("pick_dropped", player=seat.name, move=self._label(move))
+                continue
+            if isinstance(move, str):
+                self.count_taken(move, seat)
+            pushed = yield from self._take(move, seat, choices)
+            yield from self.run_checks()
+            if pushed:
+                yield from self._resolve_waiting()
+
+    def _program(self, move: Any, player: Player) -> tuple[Generator[Any, Any, Any], str, str]:
+        """The compiled decision a move runs — an action's, or a card's activated ability —
+        with its speed and a label for the log."""
+        if isinstance(move, str):
+            decl = self.game.actions[move]
+            return self.game.handlers[("action", move)](self, rt.Ctx(player, None)), decl.speed, move
+        _kind, card, key = move
+        found = offers.find_activation(self, card, key)
+        if found is None:
+            raise rt.NotLegal(str(key))
+        program = self.game.activation_handler(key)(self, found.ctx())
+        return program, found.ability.speed, f"{card.name}: {found.ability.label}"
+
+    def _label(self, move: Any) -> str:
+        return move if isinstance(move, str) else f"{move[1].name}#{move[1].id}: {move[2]}"
+
+    def _take(self, move: Any, player: Player, choices: list[Any]) -> Generator[Any, Any, bool]:
+        """Carry out a move with its chosen parameters. An immediate one runs to its end;
+        one of stack or instant speed is paid, then its effect waits on the stack (True)."""
+        program, speed, label = self._program(move, player)
         script = list(choices)
         reply: Any = None
         while True:
             try:
                 request = program.send(reply) if not isinstance(reply, rt.Fizzled) else program.throw(reply)
             except (StopIteration, rt.Fizzled):
-                return
+                return False
             if isinstance(request, rt.Paid):
+                if speed in ("stack", "instant"):
+                    self.stack_programs.append((label, program, [], 0))
+                    self.stack_owners[id(program)] = player
+                    self.record("waiting", effect=label, player=player.name)
+                    return True
                 reply = None
                 continue
-            if script and isinstance(request, rt.Choose):
+            if script and isinstance(request, rt.Choose | rt.ChooseOption):
                 reply = script.pop(0)
                 continue
             try:
@@ -367,13 +586,13 @@ class PlayedMatch(Match):
     def _actions_for(self, request: Any) -> list[Action]:
         if request is None:
             return []
+        if isinstance(request, ActionWindow):
+            return request.actions
         if isinstance(request, rt.ChooseOption):
             who = request.player.index if request.player is not None else 0
             return [Action(i, who, f"choose '{label}'", i) for i, label in enumerate(request.labels)]
         if isinstance(request, rt.Choose):
             return self._choice_actions(request)
-        if isinstance(request, ActionWindow):
-            return self._window_actions(request)
         return []
 
     def _choice_actions(self, request: rt.Choose) -> list[Action]:
@@ -400,55 +619,75 @@ class PlayedMatch(Match):
         return [Action(i, who, f"choose {self.describe(g)} ({request.label})", g) for i, g in enumerate(unique)]
 
     def _window_actions(self, window: ActionWindow) -> list[Action]:
-        who = window.player.index
+        """The moves the priority holder has: the stage's actions and the activated
+        abilities of their cards that engine/offers.py allows now, each parameter
+        combination that probing finds legal — and `pass`, unless the stage says
+        `pass: no` and some move is legal."""
+        holder = window.player
+        who = holder.index
+        stage = window.stage
+        is_current = holder is self.current
+        stack_busy = bool(self.stack_programs)
         out: list[Action] = []
         self.probe_cache.clear()  # options remembered while probing this position only
-        for name in window.stage.actions:
-            if name == "pass":
-                continue
+        listed = [name for name in stage.actions if name not in ("pass", "activate")]
+        listed += [name for name in self.game.instant_actions if name not in listed]
+        for name in listed:
             decl = self.game.actions.get(name)
-            if decl is None or decl.by not in ("current", "any") or not self.within_limit(name, window.player):
+            if decl is None or not offers.action_offered(decl, is_current, stack_busy) \
+                    or not self.within_limit(name, holder):
                 continue
-            for choices in self._probe(name, window.player):
+            for choices in self._probe(name, holder):
                 described = ", ".join(str(self.describe(c)) for c in choices)
                 label = decl.label + (f": {described}" if described else "")
                 out.append(Action(len(out), who, label, (name, choices)))
-        out.append(Action(len(out), who, "pass", "pass"))
+        lists_activate = "activate" in stage.actions
+        for found in offers.activations(self, holder):
+            if not offers.ability_offered(found.ability, is_current, stack_busy, lists_activate):
+                continue
+            for choices in self._probe(found.move, holder):
+                described = ", ".join(str(self.describe(c)) for c in choices)
+                label = f"{found.card.name}: {found.ability.label}" + (f": {described}" if described else "")
+                out.append(Action(len(out), who, label, (found.move, choices)))
+        if stage.passing or not out:
+            out.append(Action(len(out), who, "pass", "pass"))
         return out
 
-    def _probe(self, action: str, player: Player) -> list[list[Any]]:
-        """Every parameter combination for which the action is legal (condition + cost).
+    def _probe(self, move: Any, player: Player) -> list[list[Any]]:
+        """Every parameter combination for which the move is legal (condition + cost).
 
-        Breadth first, one run of the action per prefix of answers. When the action's
+        Breadth first, one run of the move per prefix of answers. When an action's
         legality cannot depend on the answer to its last choice
         (compiler/actions.option_blind_parameters), one run with the first option of that
         choice decides for all of them — the same list, in the same order."""
-        last = self.game.option_blind.get(action)
+        last = self.game.option_blind.get(move) if isinstance(move, str) else None
         found: list[list[Any]] = []
         frontier: list[list[Any]] = [[]]
         while frontier and len(found) < MAX_COMBINATIONS:
             prefix = frontier.pop(0)
-            outcome = self._try(action, player, prefix)
+            outcome = self._try(move, player, prefix)
             if outcome is True:
                 found.append(prefix)
             elif isinstance(outcome, list):
                 if last is not None and len(prefix) == last - 1:
-                    if outcome and self._try(action, player, [*prefix, outcome[0]]) is True:
+                    if outcome and self._try(move, player, [*prefix, outcome[0]]) is True:
                         found.extend([*prefix, option] for option in outcome)
                 else:
                     frontier.extend([*prefix, option] for option in outcome)
         return found[:MAX_COMBINATIONS]
 
-    def _try(self, action: str, player: Player, prefix: list[Any]) -> bool | list[Any]:
-        """Run the action up to its payment with these choices, then roll everything back.
+    def _try(self, move: Any, player: Player, prefix: list[Any]) -> bool | list[Any]:
+        """Run the move up to its payment with these choices, then roll everything back.
 
         True: legal as is. A list: the options of the next, still open, choice. False: not legal."""
         snapshot = self.snapshot_state()
-        saved_current = self.current
-        self.current = player
         script = list(prefix)
-        program = self.game.handlers[("action", action)](self, rt.Ctx(player, None))
-        self.probe_path = (action, player.index)
+        try:
+            program, _speed, _label = self._program(move, player)
+        except rt.NotLegal:
+            self.restore_state(snapshot)
+            return False
+        self.probe_path = (move if isinstance(move, str) else ("activate", move[1].id, move[2]), player.index)
         try:
             reply: Any = None
             while True:
@@ -477,4 +716,3 @@ class PlayedMatch(Match):
             self.probe_path = None
             program.close()
             self.restore_state(snapshot)
-            self.current = saved_current

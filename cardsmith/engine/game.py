@@ -119,6 +119,8 @@ class CompiledGame:
         self.procedures = {p.name: p for p in game.procedures}
         self.events = {e.name: e for e in game.events}
         self.actions = {a.name: a for a in game.actions}
+        # instant actions are offered in every window, whether or not its stage lists them
+        self.instant_actions = [a.name for a in game.actions if a.speed == "instant"]
         # actions whose legality does not depend on the answer to their last choice
         self.option_blind = {a.name: lead for a in game.actions if (lead := option_blind_parameters(a)) is not None}
         self.cardtypes = {t.name: t for t in game.cardtypes}
@@ -159,6 +161,16 @@ class CompiledGame:
         self.static_cards = {c.name for c in game.cards
                              if any(isinstance(a, ir.Static) for a in c.abilities)
                              or any(k.name in static_keywords for k in c.keywords)}
+        # which cards have activated abilities (their own, a printed keyword's, or — when a
+        # static grants a keyword that has one — any card): the only ones a window asks
+        activated_keywords = {k.name for k in game.keywords if any(isinstance(a, ir.Activated) for a in k.abilities)}
+        granted = any(use.name in activated_keywords for c in game.cards for a in c.abilities
+                      if isinstance(a, ir.Static) for use in a.grants) or any(
+            use.name in activated_keywords for k in game.keywords for a in k.abilities
+            if isinstance(a, ir.Static) for use in a.grants)
+        self.activated_cards = {c.name for c in game.cards
+                                if granted or any(isinstance(a, ir.Activated) for a in c.abilities)
+                                or any(k.name in activated_keywords for k in c.keywords)}
         # for each event / procedure, the names of the cards that can react to it (own or
         # keyword triggers) or change it (hooks): an event nobody listens to, or a
         # procedure nobody hooks, then costs one lookup
@@ -277,6 +289,12 @@ class CompiledGame:
 
     def keyword_handler(self, keyword: str, index: str, *suffix: str) -> Any:
         return self.handlers.get(("keyword", keyword, index, *suffix))
+
+    def activation_handler(self, key: tuple[str, ...]) -> Any:
+        """An activated ability's compiled decision, by its key: ("card", name, index) or
+        ("keyword", keyword, index, use) — the use says which of the card's keyword uses
+        it runs for, and is not part of the handler's own key."""
+        return self.handlers[key[:3]]
 
 
 def _index_cards(game: ir.Game, key: Callable[[Any], str | None]) -> dict[str, set[str]]:

@@ -20,6 +20,7 @@ from cardsmith.dsl import ir
 from cardsmith.engine import runtime as rt
 from cardsmith.engine.game import CompiledGame, to_runtime
 from cardsmith.engine.state import Card, EnumValue, Number, Player, Zone, normalize
+from cardsmith.engine.turnorder import TurnOrder
 
 MAX_STEPS = 200_000
 MAX_DEPTH = 200
@@ -43,7 +44,7 @@ class ScenarioResult:
     log_size: int
 
 
-class Match:
+class Match(TurnOrder):
     def __init__(self, game: CompiledGame, seed: int = 1, players: int | None = None, mode: str | None = None,
                  decks: list[list[str]] | None = None) -> None:
         self.game = game
@@ -101,6 +102,8 @@ class Match:
         # effects of stack-speed actions waiting to resolve, last in first out
         # a scenario's stack: each waiting effect with the scripted answers left for it
         self.stack_programs: list[tuple[str, Generator[Any, Any, Any], list[Any], int]] = []
+        # in a played match, who put each waiting effect on the stack (by id of its program)
+        self.stack_owners: dict[int, Player] = {}
         self.script_line = 0  # the scenario line whose `choosing` answers are in self.script
         self.scenario_line = 0  # the scenario statement running (set by the compiled scenario)
         self.empty_choice: rt.Choose | None = None  # the last choice that had no option (it fizzled)
@@ -111,6 +114,7 @@ class Match:
         self.allow_lost = False
         self.end_turn_requested = False
         self.end_stage_requested = False
+        self.init_turn_order()
 
     # ---------------------------------------------------------------- setup helpers
     def _start(self, decl: Any) -> Any:
@@ -980,13 +984,22 @@ class Match:
             self.create_card(definition.name, zone, owner)
 
     def native_perform_effect(self, ctx: rt.Ctx, card: Any) -> Iterator[Any]:
+        """The card's `effect { }` blocks, then those of its keywords (a keyword such as
+        "Draw Two" is an effect written once). `you` is the player resolving the card —
+        who played it — also for a card from a shared deck that nobody controls."""
         def go() -> Iterator[Any]:
             if not isinstance(card, Card) or card.definition is None:
                 return
+            resolver = ctx.you or card.controller
             for index, ability in card.definition.abilities:
                 if isinstance(ability, ir.Effect):
-                    yield from self.guarded(
-                        self.game.card_handler(card.name, index)(self, rt.Ctx(card.controller, card)))
+                    yield from self.guarded(self.game.card_handler(card.name, index)(self, rt.Ctx(resolver, card)))
+            for keyword, kargs in self.keywords_of(card):
+                decl = self.game.keywords.get(keyword)
+                for index_k, kw_ability in enumerate(decl.abilities if decl is not None else []):
+                    if isinstance(kw_ability, ir.Effect):
+                        handler = self.game.keyword_handler(keyword, str(index_k))
+                        yield from self.guarded(handler(self, rt.Ctx(resolver, card, keyword, kargs)))
         return go()
 
     def native_gain(self, ctx: rt.Ctx, amount: Any, counter: Any, player: Any = None) -> None:
@@ -1026,8 +1039,7 @@ class Match:
         yield from self.resolve_stack()
         yield from self.emit(ctx, "turn_ended", [player])
         self._expire("turn")
-        living = rt.players(self)
-        self.current = living[(living.index(player) + 1) % len(living)] if player in living else living[0]
+        self.current = self.next_turn_player(player) or player
         self.turn_number += 1
         ctx = rt.Ctx(self.current, None)
         yield from self.emit(ctx, "turn_started", [self.current])
@@ -1046,12 +1058,6 @@ class Match:
             if card.modifiers:
                 card.modifiers = [mod for mod in card.modifiers if mod.period != period]
         self.touch()
-
-    def native_extra_turn(self, ctx: rt.Ctx, player: Any) -> None:
-        self.record("extra_turn", player=self.describe(player))
-
-    def native_set_next_player(self, ctx: rt.Ctx, player: Any) -> None:
-        self.record("next_player", player=self.describe(player))
 
     def native_win(self, ctx: rt.Ctx, player: Any) -> None:
         self.over, self.winner, self.winners = True, player, [player]

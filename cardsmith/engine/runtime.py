@@ -413,7 +413,7 @@ def opponent(m: Match, ctx: Ctx) -> Player | None:
     if you not in living:
         return None
     i = living.index(you)
-    return living[(i + 1) % len(living)] if len(living) > 1 else None
+    return living[(i + m.direction) % len(living)] if len(living) > 1 else None
 
 
 def name(m: Match, ctx: Ctx, text: str) -> Any:
@@ -972,10 +972,11 @@ def fn_opponents(m: Match, ctx: Ctx, who: Any) -> list[Player]:
 
 
 def fn_next_player(m: Match, ctx: Ctx, who: Any) -> Player | None:
+    """The player after `who` in the turn order (which `reverse the turn order` flips)."""
     living = players(m)
     if who not in living:
         return living[0] if living else None
-    return living[(living.index(who) + 1) % len(living)]
+    return m.following(who)
 
 
 def fn_create(m: Match, ctx: Ctx, card: Any, zone: Any, owner: Any = None) -> Card:

@@ -1,0 +1,102 @@
+"""Turn order as a rule: who starts, who goes next, extra and skipped turns, direction.
+
+The game's `first_player` picks who takes the first turn; rules change the order with
+the core prelude's natives (`X goes next`, `X takes an extra turn`, `reverse the turn
+order`, `skip the next player`, `X skips their next turn`). Every change is made through
+the match's journaled `set_attr`, so a probed move that changes the order is rolled back
+with everything else, and the played flow (flow.py) and scenarios (advance_turn) ask the
+same question — `next_turn_player` — when a turn ends.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardsmith.engine import runtime as rt
+from cardsmith.engine.state import Player
+
+
+class TurnOrder:
+    """Mixed into Match: the state of the turn order and the natives that change it."""
+
+    players: list[Player]
+    current: Player | None
+
+    def init_turn_order(self) -> None:
+        self.direction = 1                      # 1: seat order; -1: reversed
+        self.next_override: Player | None = None  # `X goes next`
+        self.extra_turns: list[Player] = []     # `X takes an extra turn`, in the order asked
+        self.skipped: list[Player] = []         # players whose next turn is skipped
+        self.extra_turn_now = False             # the turn being taken is an extra one
+
+    # ---------------------------------------------------------------- questions
+    def following(self, player: Player | None) -> Player | None:
+        """The living player after `player` in the current direction (turn order)."""
+        living = rt.players(self)  # type: ignore[arg-type]
+        if not living:
+            return None
+        if player is None:
+            return living[0]
+        if player in living:
+            return living[(living.index(player) + self.direction) % len(living)]
+        # an eliminated player: the next living seat after theirs, in the direction of play
+        seats = len(self.players)
+        for step in range(1, seats + 1):
+            candidate = self.players[(player.index + step * self.direction) % seats]
+            if not candidate.eliminated:
+                return candidate
+        return None
+
+    def next_turn_player(self, player: Player | None) -> Player | None:
+        """Who takes the turn after `player`'s: an extra turn first, then `X goes next`,
+        then the next player in order. A player due to be skipped is passed over here
+        (logged) — the skip is used up."""
+        self.extra_turn_now = False
+        if self.extra_turns:
+            chosen = self.extra_turns[0]
+            self.extra_turns = self.extra_turns[1:]
+            if not chosen.eliminated:
+                self.extra_turn_now = True
+                return chosen
+        if self.next_override is not None:
+            chosen, self.next_override = self.next_override, None
+            if not chosen.eliminated:
+                return self._unless_skipped(chosen)
+        return self._unless_skipped(self.following(player))
+
+    def _unless_skipped(self, chosen: Player | None) -> Player | None:
+        for _ in range(len(self.players) + 1):
+            if chosen is None or chosen not in self.skipped:
+                return chosen
+            self.skipped = self._drop_one(chosen)
+            self.record("turn_skipped", player=chosen.name)  # type: ignore[attr-defined]
+            chosen = self.following(chosen)
+        return chosen
+
+    def _drop_one(self, player: Player) -> list[Player]:
+        kept = list(self.skipped)
+        kept.remove(player)
+        return kept
+
+    # ---------------------------------------------------------------- natives
+    def native_set_next_player(self, ctx: rt.Ctx, player: Any) -> None:
+        if isinstance(player, Player):
+            self.set_attr(self, "next_override", player)  # type: ignore[attr-defined]
+        self.record("next_player", player=self.describe(player))  # type: ignore[attr-defined]
+
+    def native_extra_turn(self, ctx: rt.Ctx, player: Any) -> None:
+        if isinstance(player, Player):
+            self.set_attr(self, "extra_turns", [*self.extra_turns, player])  # type: ignore[attr-defined]
+        self.record("extra_turn", player=self.describe(player))  # type: ignore[attr-defined]
+
+    def native_reverse_order(self, ctx: rt.Ctx) -> None:
+        self.set_attr(self, "direction", -self.direction)  # type: ignore[attr-defined]
+        self.record("reverse_order", direction=self.direction)  # type: ignore[attr-defined]
+
+    def native_skip_next(self, ctx: rt.Ctx) -> None:
+        self.native_skip_turn(ctx, self.following(ctx.you or self.current))
+
+    def native_skip_turn(self, ctx: rt.Ctx, player: Any) -> None:
+        if isinstance(player, Player):
+            self.set_attr(self, "skipped", [*self.skipped, player])  # type: ignore[attr-defined]
+        self.record("skip_turn", player=self.describe(player))  # type: ignore[attr-defined]
