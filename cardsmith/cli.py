@@ -253,6 +253,9 @@ def play(
     = None,
     human: Annotated[int | None, typer.Option("--human", help="seat (1, 2, ...) played by you at the terminal")]
     = None,
+    stop_everywhere: Annotated[bool, typer.Option(
+        "--stop-everywhere", help="with --human: be asked at every window, also where passing is all you could do")]
+    = False,
 ) -> None:
     """Play one match between agents (or you) and print the result (JSON)."""
     from cardsmith.engine.agents import make_agent, play_out
@@ -279,8 +282,12 @@ def play(
     except ValueError as exc:
         _err(f"error: {exc}")
         raise typer.Exit(EXIT_USAGE) from None
+    if stop_everywhere and human is None:
+        _err("error: --stop-everywhere goes with --human")
+        raise typer.Exit(EXIT_USAGE)
     decks = _decks(game, count, deck)
-    match = PlayedMatch(game, seed=seed, players=count, mode=mode, decks=decks)
+    stops = [human - 1] if human is not None and stop_everywhere else []
+    match = PlayedMatch(game, seed=seed, players=count, mode=mode, decks=decks, stops=stops)
     try:
         applied = play_out(match, agents, max_actions=max_actions)
     except (typer.Abort, KeyboardInterrupt) as stop:  # end of the human's input, or Ctrl-C

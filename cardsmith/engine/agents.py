@@ -103,6 +103,10 @@ class HumanAgent:
         for z in view["zones"]:
             names = ", ".join(c.get("name", "?") for c in z["cards"]) if z["cards"] else f"{z['size']} card(s)"
             lines.append(f"  {z['zone']}{' of ' + z['owner'] if z['owner'] else ''}: {names}")
+        for waiting in view["waiting"]:
+            lines.append(f"  waiting on the stack: {waiting['effect']} ({waiting['player']})")
+        if view["current"] != view["you"]:
+            lines.append(f"  it is {view['current']}'s turn: you may respond")
         for i, action in enumerate(actions):
             lines.append(f"  [{i}] {action.description}")
         self.show("\n".join(lines))

@@ -20,7 +20,7 @@ from typing import Any
 from cardsmith.dsl import ir
 from cardsmith.engine import offers
 from cardsmith.engine import runtime as rt
-from cardsmith.engine.match import ENDLESS, Match, _NotAnOption
+from cardsmith.engine.match import ENDLESS, Match, _NotAnOption, _offers
 from cardsmith.engine.replica import Rebuilder, portable
 from cardsmith.engine.state import Card, Player
 
@@ -699,12 +699,16 @@ class PlayedMatch(Match):
                         return list(request.options) if request.mode == "one" else [
                             self.default_answer(request)]
                     reply = script.pop(0)
+                    if not _answers(request, reply):
+                        return False  # no longer an option (a card that moved, a target gone)
                     self.probe_path += (tuple(reply) if isinstance(reply, list) else reply,)
                     continue
                 if isinstance(request, rt.ChooseOption):
                     if not script:
                         return list(range(len(request.labels)))
                     reply = script.pop(0)
+                    if not (type(reply) is int and 0 <= reply < len(request.labels)):
+                        return False
                     self.probe_path += (reply,)
                     continue
                 reply = None
@@ -716,3 +720,12 @@ class PlayedMatch(Match):
             self.probe_path = None
             program.close()
             self.restore_state(snapshot)
+
+
+def _answers(request: rt.Choose, reply: Any) -> bool:
+    """Is a scripted answer one the choice offers now (each item of a several-item pick)?"""
+    if request.mode == "one":
+        # the answer is usually the very object offered: test identity before equality
+        return (reply is None and request.optional) or any(reply is option for option in request.options) \
+            or _offers(request, reply)
+    return isinstance(reply, list) and all(_offers(request, item) for item in reply)

@@ -82,6 +82,9 @@ def _header_problem(game: CompiledGame, head: dict[str, Any]) -> str | None:
     if decks is not None and not (isinstance(decks, list) and len(decks) == players and all(
             isinstance(deck, list) and all(isinstance(name, str) for name in deck) for deck in decks)):
         return "its decks must be a list of card names for each player"
+    stops = head.get("stops", [])
+    if not (isinstance(stops, list) and all(type(seat) is int and 0 <= seat < players for seat in stops)):
+        return "its stops must be a list of seat numbers (0-based) of the match"
     return None
 
 
@@ -93,7 +96,7 @@ def replay_entries(entries: list[dict[str, Any]], game: CompiledGame) -> ReplayR
         return ReplayResult(False, f"bad 'match' event: {problem}", 1, _HEADER)
     try:
         match = PlayedMatch(game, seed=head["seed"], players=head["players"], mode=head.get("mode"),
-                            decks=head.get("decks"))
+                            decks=head.get("decks"), stops=head.get("stops", ()))
     except RulesError as exc:
         return ReplayResult(False, f"bad 'match' event: {exc}", 1, _HEADER)
     for entry in entries[1:]:

@@ -56,7 +56,8 @@ class SearchAgent:
         return actions[best] if best < len(actions) else actions[0]
 
     def _determinized(self, match: PlayedMatch, me: int) -> PlayedMatch:
-        clone = match.replica()
+        # the other seats' sealed picks in an open simultaneous decision are guessed again
+        clone = match.replica(viewer=me, rng=self.rng)
         clone.determinize(me, self.rng)
         clone.rng.seed(self.rng.getrandbits(64))
         return clone

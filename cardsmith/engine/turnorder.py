@@ -10,7 +10,7 @@ same question — `next_turn_player` — when a turn ends.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardsmith.engine import runtime as rt
 from cardsmith.engine.state import Player
@@ -22,6 +22,11 @@ class TurnOrder:
     players: list[Player]
     current: Player | None
 
+    if TYPE_CHECKING:  # provided by Match, which this is mixed into
+        def set_attr(self, obj: Any, name: str, value: Any) -> None: ...
+        def record(self, kind: str, **data: Any) -> None: ...
+        def describe(self, value: Any) -> Any: ...
+
     def init_turn_order(self) -> None:
         self.direction = 1                      # 1: seat order; -1: reversed
         self.next_override: Player | None = None  # `X goes next`
@@ -32,7 +37,7 @@ class TurnOrder:
     # ---------------------------------------------------------------- questions
     def following(self, player: Player | None) -> Player | None:
         """The living player after `player` in the current direction (turn order)."""
-        living = rt.players(self)  # type: ignore[arg-type]
+        living = [p for p in self.players if not p.eliminated]
         if not living:
             return None
         if player is None:
@@ -69,7 +74,7 @@ class TurnOrder:
             if chosen is None or chosen not in self.skipped:
                 return chosen
             self.skipped = self._drop_one(chosen)
-            self.record("turn_skipped", player=chosen.name)  # type: ignore[attr-defined]
+            self.record("turn_skipped", player=chosen.name)
             chosen = self.following(chosen)
         return chosen
 
@@ -81,22 +86,22 @@ class TurnOrder:
     # ---------------------------------------------------------------- natives
     def native_set_next_player(self, ctx: rt.Ctx, player: Any) -> None:
         if isinstance(player, Player):
-            self.set_attr(self, "next_override", player)  # type: ignore[attr-defined]
-        self.record("next_player", player=self.describe(player))  # type: ignore[attr-defined]
+            self.set_attr(self, "next_override", player)
+        self.record("next_player", player=self.describe(player))
 
     def native_extra_turn(self, ctx: rt.Ctx, player: Any) -> None:
         if isinstance(player, Player):
-            self.set_attr(self, "extra_turns", [*self.extra_turns, player])  # type: ignore[attr-defined]
-        self.record("extra_turn", player=self.describe(player))  # type: ignore[attr-defined]
+            self.set_attr(self, "extra_turns", [*self.extra_turns, player])
+        self.record("extra_turn", player=self.describe(player))
 
     def native_reverse_order(self, ctx: rt.Ctx) -> None:
-        self.set_attr(self, "direction", -self.direction)  # type: ignore[attr-defined]
-        self.record("reverse_order", direction=self.direction)  # type: ignore[attr-defined]
+        self.set_attr(self, "direction", -self.direction)
+        self.record("reverse_order", direction=self.direction)
 
     def native_skip_next(self, ctx: rt.Ctx) -> None:
         self.native_skip_turn(ctx, self.following(ctx.you or self.current))
 
     def native_skip_turn(self, ctx: rt.Ctx, player: Any) -> None:
         if isinstance(player, Player):
-            self.set_attr(self, "skipped", [*self.skipped, player])  # type: ignore[attr-defined]
-        self.record("skip_turn", player=self.describe(player))  # type: ignore[attr-defined]
+            self.set_attr(self, "skipped", [*self.skipped, player])
+        self.record("skip_turn", player=self.describe(player))
