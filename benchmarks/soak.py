@@ -20,22 +20,26 @@ from cardsmith.engine.agents import RandomAgent, play_out
 from cardsmith.engine.decks import decks_for
 from cardsmith.engine.flow import PlayedMatch
 from cardsmith.engine.game import load
+from cardsmith.engine.movekinds import KINDS, MoveCounter
 from cardsmith.engine.simulate import save_trace
 
-GAMES = "kingdom_combat,combat_cards,kingdom_cards"
+GAMES = "kingdom_combat,combat_cards,kingdom_cards,construct_and_combat,two_kingdoms"
 
 
 TRACES = Path("soak-traces")
 
 
-def one_match(game_id: str, seed: int) -> tuple[int, int, str | None, str]:
-    """(seed, actions, problem or None, how it ended) — the same seeds as tests/test_soak.py.
-    A failing match's log is saved under soak-traces/ for `cardsmith replay`."""
+def one_match(game_id: str, seed: int) -> tuple[int, int, str | None, str, dict[str, int]]:
+    """(seed, actions, problem or None, how it ended, the kinds of moves made) — the same
+    seeds as tests/test_soak.py. A failing match's log is saved under soak-traces/ for
+    `cardsmith replay`."""
     game = load(game_id)
     players = max(2, game.ir.game.players_min)
     match = PlayedMatch(game, seed=seed, players=players, decks=decks_for(game, players, None))
+    counter = MoveCounter()
     actions = play_out(match, [RandomAgent(seed * 7 + i) for i in range(players)], max_actions=20_000,
-                       check_invariants=True)
+                       check_invariants=True, on_move=counter)
+    counter.finish(match)
     problem = None
     if match.error is not None or not match.over:
         problem = f"seed {seed}: {match.error or 'did not end'}"
@@ -44,7 +48,7 @@ def one_match(game_id: str, seed: int) -> tuple[int, int, str | None, str]:
     if problem is not None:
         save_trace(match, actions, TRACES)
     ending = "draw" if match.drawn else ("win" if match.winners else "other")
-    return seed, actions, problem, ending
+    return seed, actions, problem, ending, counter.as_dict()
 
 
 def main() -> int:
@@ -63,12 +67,14 @@ def main() -> int:
             results = list(pool.map(one_match, [game_id] * args.matches, range(1, args.matches + 1),
                                     chunksize=4))
         elapsed = time.perf_counter() - start
-        problems = [p for _s, _a, p, _e in results if p is not None]
-        actions = sum(a for _s, a, _p, _e in results)
-        wins = sum(1 for *_rest, e in results if e == "win")
-        draws = sum(1 for *_rest, e in results if e == "draw")
+        problems = [p for _s, _a, p, _e, _k in results if p is not None]
+        actions = sum(a for _s, a, _p, _e, _k in results)
+        wins = sum(1 for r in results if r[3] == "win")
+        draws = sum(1 for r in results if r[3] == "draw")
         print(f"{game_id:24} {len(results):8} {wins:6} {draws:6} {len(problems):9} {actions:10,} "
               f"{actions / elapsed:10,.0f} {elapsed:8.1f}", flush=True)
+        kinds = {kind: sum(r[4][kind] for r in results) for kind in KINDS}
+        print("  moves: " + ", ".join(f"{kind} {count:,}" for kind, count in kinds.items()), flush=True)
         for problem in problems[:20]:
             print(f"  {problem}", flush=True)
         failed = failed or bool(problems)

@@ -189,12 +189,14 @@ class _Parser:
         items: list[_Item] = []
         newlines = 0
         on_line = closing  # code (or the opening '{') precedes on the current line
+        ends_line = False  # the last item is an entry that ended on the current line
         while self.i < len(toks):
             tok = toks[self.i]
             kind = tok.kind
             if kind == _NL:
                 newlines += 1
                 on_line = False
+                ends_line = False
                 self.i += 1
             elif kind == "SEMICOLON":
                 on_line = True
@@ -202,9 +204,12 @@ class _Parser:
             elif kind == "COMMENT":
                 trailing = on_line and (closing or bool(items))
                 last = items[-1] if items else None
-                if trailing and isinstance(last, _Entry) and last.one_line and last.block:
+                if ends_line and isinstance(last, _Entry) and last.one_line and last.block:
                     # `counter gold per player { start: 0 }  # why` is about the counter:
                     # once the block is spread over lines the comment stays on its header.
+                    # Only a comment on the line the block ends on: one after a `;` on a
+                    # later line follows the whole entry (and would land on the header
+                    # ahead of this one, out of order).
                     last.block.insert(0, _Comment(tok.text, True))
                 else:
                     items.append(_Comment(tok.text, trailing, not trailing and newlines >= 2))
@@ -221,6 +226,7 @@ class _Parser:
                 items.append(entry)
                 newlines = 0
                 on_line = True
+                ends_line = True
             else:
                 raise _Unformattable(tok.pos, f"unexpected '{tok.text}'")
         if closing:

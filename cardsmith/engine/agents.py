@@ -32,18 +32,22 @@ class RandomAgent:
 
 
 def play_out(match: PlayedMatch, agents: list[Any], max_actions: int = 20_000,
-             check_invariants: bool = False) -> int:
+             check_invariants: bool = False, on_move: Callable[[PlayedMatch, Action], None] | None = None) -> int:
     """Run a match to its end; returns the number of actions applied.
 
     With `check_invariants`, the engine's invariants are checked after every action
-    (soak tests); a violation ends the match with an error naming it."""
+    (soak tests); a violation ends the match with an error naming it. `on_move` sees each
+    chosen move just before it is applied (engine/movekinds.py counts them)."""
     applied = 0
     while not match.is_over and applied < max_actions:
         actions = match.legal_actions()
         if not actions:
             break
         agent = agents[actions[0].player % len(agents)]
-        match.apply(agent.choose(match, actions))
+        chosen = agent.choose(match, actions)
+        if on_move is not None:
+            on_move(match, chosen)
+        match.apply(chosen)
         applied += 1
         if check_invariants:
             try:

@@ -354,6 +354,7 @@ class PlayedMatch(Match):
         self.current = yield from self._first_player()
         while not self.over:
             ctx = rt.Ctx(self.current, None)
+            self.reset_counters("start of round", None)
             yield from self.emit(ctx, "round_started", [self.round_number])
             if turn_flow is not None:
                 yield from self._round_of_turns(turn_flow)
@@ -362,6 +363,7 @@ class PlayedMatch(Match):
             if self.over:
                 return
             yield from self.emit(ctx, "round_ended", [self.round_number])
+            self.reset_counters("end of round", None)
             self._expire("round")
             self.round_number += 1
             if self.turn_number > MAX_TURNS or self.round_number > MAX_TURNS:
@@ -384,10 +386,10 @@ class PlayedMatch(Match):
 
     def _round_of_turns(self, flow: ir.FlowDecl) -> Generator[Any, Any, None]:
         """Every living player takes a turn (or has it skipped), in the turn order the rules
-        keep; an extra turn does not use up anyone's place in the round."""
+        keep; an extra turn is taken at once, inside the round, and uses up nobody's place."""
         due = len(rt.players(self))
         taken = 0
-        while taken < due and not self.over and self.turn_number <= MAX_TURNS:
+        while (taken < due or self.extra_turn_now) and not self.over and self.turn_number <= MAX_TURNS:
             player = self.current
             if player is None or player.eliminated:
                 player = self.following(player)
@@ -395,15 +397,16 @@ class PlayedMatch(Match):
                     return
                 self.current = player
             extra = self.extra_turn_now
-            yield from self._turn(flow, player)
-            self.turn_number += 1
-            if not extra:
+            if self.take_skip(player):
                 taken += 1
-            if self.over:
-                return
-            before = len(self.log)
+            else:
+                yield from self._turn(flow, player)
+                self.turn_number += 1
+                if not extra:
+                    taken += 1
+                if self.over:
+                    return
             upcoming = self.next_turn_player(player)
-            taken += sum(1 for entry in self.log[before:] if entry["event"] == "turn_skipped")
             if upcoming is None:
                 return
             self.current = upcoming
@@ -411,9 +414,11 @@ class PlayedMatch(Match):
     def _turn(self, flow: ir.FlowDecl, player: Player) -> Generator[Any, Any, None]:
         ctx = rt.Ctx(player, None)
         self.taken.clear()  # action limits count per turn
+        self.reset_counters("start of turn", player)
         yield from self.emit(ctx, "turn_started", [player])
         yield from self._stages(flow, "turn", player)
         yield from self.emit(ctx, "turn_ended", [player])
+        self.reset_counters("end of turn", player)
         self._expire("turn")
 
     def _stages(self, flow: ir.FlowDecl, scope: str, player: Player) -> Generator[Any, Any, None]:
@@ -438,6 +443,8 @@ class PlayedMatch(Match):
         for step in stage.steps:
             if self.over:
                 return
+            if self.end_turn_requested and not step.always:
+                continue
             yield from self._stage(step, scope, [*path, step.name], player)
         self.end_stage_requested = False
         if stage.actions and not self.over:

@@ -184,6 +184,12 @@ class CompiledGame:
         # events some rule, card or keyword reacts to: any other is only logged
         self.heard = {t.event for t in game.triggers} | set(self.listeners)
         self.bounds = {c.name: (self._static(c.min), self._static(c.max)) for c in game.counters}
+        # counters and statuses that return to their start at a moment of the flow
+        self.resets: dict[str, list[ir.CounterDecl | ir.StatusDecl]] = {}
+        declared: list[ir.CounterDecl | ir.StatusDecl] = [*game.counters, *game.statuses]
+        for decl in declared:
+            if decl.reset != "never":
+                self.resets.setdefault(decl.reset, []).append(decl)
         self.triggers: dict[str, list[tuple[str, Any, ir.Trigger]]] = {}
         self.hooks: dict[str, list[tuple[str, Any, ir.Hook]]] = {}
         for i, trig in enumerate(game.triggers):

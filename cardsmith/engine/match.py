@@ -1038,10 +1038,16 @@ class Match(TurnOrder):
         self.taken.clear()
         yield from self.resolve_stack()
         yield from self.emit(ctx, "turn_ended", [player])
+        self.reset_counters("end of turn", player)
         self._expire("turn")
         self.current = self.next_turn_player(player) or player
+        for _ in range(len(self.players)):
+            if not self.take_skip(self.current):
+                break
+            self.current = self.following(self.current) or self.current
         self.turn_number += 1
         ctx = rt.Ctx(self.current, None)
+        self.reset_counters("start of turn", self.current)
         yield from self.emit(ctx, "turn_started", [self.current])
         flow = next((f for f in self.game.ir.flows if f.scope == "turn"), None)
         for stage in flow.stages if flow is not None else []:
@@ -1051,6 +1057,31 @@ class Match(TurnOrder):
                 break
             for step in stage.steps:
                 yield from self.game.handlers[("stage", "turn", stage.name, step.name)](self, ctx)
+
+    def reset_counters(self, when: str, player: Player | None) -> None:
+        """Counters and statuses declared `reset: <when>` return to their start: a
+        player's counter at the start or end of that player's own turn (`player`), or of
+        every round for everyone; a card's counter or status and a shared counter at
+        every such moment."""
+        resets = self.game.resets.get(when)
+        if not resets:
+            return
+        turn = when.endswith("turn")
+        for decl in resets:
+            if decl.kind == "status":
+                for card in self.all_cards():
+                    if decl.name in card.statuses:
+                        self.set_status(card, decl.name, False)
+            elif decl.scope == "shared":
+                self.set_counter(None, decl.name, self._start(decl))
+            elif decl.scope == "player":
+                for owner in ([player] if turn and player is not None else self.players):
+                    self.set_counter(owner, decl.name, self._start(decl))
+            else:
+                start = self._start(decl)
+                for card in self.all_cards():
+                    if card.counters.get(decl.name, start) != start:
+                        self.set_card_counter(card, decl.name, start)
 
     def _expire(self, period: str) -> None:
         """Changes made "until the end of" `period` lapse."""

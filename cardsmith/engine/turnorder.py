@@ -54,8 +54,8 @@ class TurnOrder:
 
     def next_turn_player(self, player: Player | None) -> Player | None:
         """Who takes the turn after `player`'s: an extra turn first, then `X goes next`,
-        then the next player in order. A player due to be skipped is passed over here
-        (logged) — the skip is used up."""
+        then the next player in order. (Whether that player's turn is skipped is asked
+        when it comes: `take_skip`.)"""
         self.extra_turn_now = False
         if self.extra_turns:
             chosen = self.extra_turns[0]
@@ -66,22 +66,19 @@ class TurnOrder:
         if self.next_override is not None:
             chosen, self.next_override = self.next_override, None
             if not chosen.eliminated:
-                return self._unless_skipped(chosen)
-        return self._unless_skipped(self.following(player))
-
-    def _unless_skipped(self, chosen: Player | None) -> Player | None:
-        for _ in range(len(self.players) + 1):
-            if chosen is None or chosen not in self.skipped:
                 return chosen
-            self.skipped = self._drop_one(chosen)
-            self.record("turn_skipped", player=chosen.name)
-            chosen = self.following(chosen)
-        return chosen
+        return self.following(player)
 
-    def _drop_one(self, player: Player) -> list[Player]:
+    def take_skip(self, player: Player) -> bool:
+        """Is `player`'s turn, now due, skipped? (The skip is used up, and logged.) An
+        extra turn is never skipped."""
+        if self.extra_turn_now or player not in self.skipped:
+            return False
         kept = list(self.skipped)
         kept.remove(player)
-        return kept
+        self.skipped = kept
+        self.record("turn_skipped", player=player.name)
+        return True
 
     # ---------------------------------------------------------------- natives
     def native_set_next_player(self, ctx: rt.Ctx, player: Any) -> None:
