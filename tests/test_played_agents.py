@@ -134,3 +134,24 @@ def test_play_stop_everywhere_needs_a_human_seat() -> None:
     proc = subprocess.run([sys.executable, "-m", "cardsmith.cli", "play", "combat_cards", "--stop-everywhere"],
                           capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 2 and "--stop-everywhere goes with --human" in proc.stderr
+
+
+def test_a_game_outside_the_library_with_a_deck_zone_plays(tmp_path: Path) -> None:
+    """A per-player zone named `deck` in a game folder used to pass `check` and then make
+    `play` fail with an internal error (it looked for the library's ready decks)."""
+    folder = write_game(tmp_path / "decky", {"rules.cards": """
+game "Decky" { id: decky; players: 2; first_player: seat1 }
+zone deck per player { ordered; visibility: hidden }
+zone hand per player { visibility: owner }
+cardtype Thing { stats { value: number = 1 } }
+card "Rock" { type: Thing; copies: 3 }
+setup { for each p in players { create every copy of "Rock" in deck of p } }
+action draw_one "Draw" { condition: size(your deck) > 0; move top of your deck to your hand }
+turn { stage main { actions: draw_one } }
+check "out" { for each p in players { if size(deck of p) == 0 { p wins the game } } }
+"""})
+    env = {**os.environ, "NO_COLOR": "1"}
+    proc = subprocess.run([sys.executable, "-m", "cardsmith.cli", "play", str(folder)],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0 and "internal error" not in proc.stderr, proc.stderr
+    assert json.loads(proc.stdout)["winner"] == "player1"

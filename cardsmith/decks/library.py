@@ -49,5 +49,8 @@ def library_deck_paths(game_id: str) -> list[Path]:
 
 def library_decks(game_id: str) -> dict[str, Decklist]:
     """The ready decks of a library game by name (file stem), each checked."""
+    paths = library_deck_paths(game_id)
+    if not paths:  # a game outside the library (or without ready decks) has none
+        return {}
     ctx = game_context(game_id)
-    return {p.stem: load_decklist(p, ctx) for p in library_deck_paths(game_id)}
+    return {p.stem: load_decklist(p, ctx) for p in paths}
