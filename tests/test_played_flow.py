@@ -652,7 +652,7 @@ def test_choices_in_a_simultaneously_block_are_sealed_until_it_ends(tmp_path: Pa
     take(match, "choose Blue#2 (c)", 0)
     # player2 is asked: player1's card went to a public zone, but player2 may not see which
     assert seat_of(match) == 1 and on_table(match, 0) == ["Blue"]
-    assert table_view(match, 1, "player1") == [{"id": 2, "hidden": True}]
+    assert table_view(match, 1, "player1") == [{"hidden": True}]
     assert table_view(match, 0, "player1")[0]["name"] == "Blue", "the picker sees their own pick"
     # search copies: seen from player2's seat, player1's pick is guessed again
     guesses = set()

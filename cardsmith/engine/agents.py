@@ -109,7 +109,10 @@ class HumanAgent:
             lines.append(f"  {z['zone']}{' of ' + z['owner'] if z['owner'] else ''}: {names}")
         for waiting in view["waiting"]:
             lines.append(f"  waiting on the stack: {waiting['effect']} ({waiting['player']})")
-        if view["current"] != view["you"]:
+        pending = match.pending
+        if (isinstance(pending, ActionWindow) and pending.sealed) or match.open_seal is not None:
+            lines.append("  everyone picks at once: the others' picks stay hidden until all have picked")
+        elif isinstance(pending, ActionWindow) and view["current"] != view["you"]:
             lines.append(f"  it is {view['current']}'s turn: you may respond")
         for i, action in enumerate(actions):
             lines.append(f"  [{i}] {action.description}")

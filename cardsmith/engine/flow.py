@@ -198,7 +198,7 @@ class PlayedMatch(Match):
 
         def card_view(card: Any, visible: bool) -> dict[str, Any]:
             if not visible or (card.face_down and card.controller is not viewer) or card.id in sealed:
-                return {"id": card.id, "hidden": True}
+                return {"hidden": True}  # no id: an id seen before would name the card
             return {"id": card.id, "name": card.name, "type": card.type, "controller": self.describe(card.controller),
                     "statuses": sorted(card.statuses), "counters": {k: rt._plain(v) for k, v in card.counters.items()},
                     "host": card.host.id if card.host is not None else None}
@@ -366,6 +366,8 @@ class PlayedMatch(Match):
             self.reset_counters("end of round", None)
             self._expire("round")
             self.round_number += 1
+            if turn_flow is None:  # everyone acts together: each round is the game's turn
+                self.turn_number += 1
             if self.turn_number > MAX_TURNS or self.round_number > MAX_TURNS:
                 self.error = f"no winner after {MAX_TURNS} turns"
                 self.over = True
@@ -605,8 +607,13 @@ class PlayedMatch(Match):
     def _choice_actions(self, request: rt.Choose) -> list[Action]:
         who = request.player.index if request.player is not None else 0
         if request.mode == "one":
-            out = [Action(i, who, f"choose {self.describe(o)} ({request.label})", o)
-                   for i, o in enumerate(request.options)]
+            if request.hidden:  # a blind pick: the chooser sees places, not cards
+                count = len(request.options)
+                out = [Action(i, who, f"choose {'card' if isinstance(o, Card) else 'option'} {i + 1} of {count} "
+                                      f"({request.label})", o) for i, o in enumerate(request.options)]
+            else:
+                out = [Action(i, who, f"choose {self.describe(o)} ({request.label})", o)
+                       for i, o in enumerate(request.options)]
             if request.optional or not out:
                 out.append(Action(len(out), who, "choose nothing", None))
             return out
