@@ -199,9 +199,12 @@ class PlayedMatch(Match):
         def card_view(card: Any, visible: bool) -> dict[str, Any]:
             if not visible or (card.face_down and card.controller is not viewer) or card.id in sealed:
                 return {"hidden": True}  # no id: an id seen before would name the card
-            return {"id": card.id, "name": card.name, "type": card.type, "controller": self.describe(card.controller),
+            seen = {"id": card.id, "name": card.name, "type": card.type, "controller": self.describe(card.controller),
                     "statuses": sorted(card.statuses), "counters": {k: rt._plain(v) for k, v in card.counters.items()},
                     "host": card.host.id if card.host is not None else None}
+            if card.position is not None:  # where it stands on a board
+                seen["position"] = list(card.position)
+            return seen
 
         zones = []
         for (name, _owner), zone in self.zones.items():
@@ -260,26 +263,56 @@ class PlayedMatch(Match):
         """A copy of this match at this position, for search (engine/replica.py): replayed
         move by move without finding legal moves; the table is checked to be the same.
 
-        With a `viewer`, the other seats' picks in a simultaneous decision still open are
-        not copied but picked again at random (from `rng`): the viewer may not know them."""
+        With a `viewer` (and an `rng`), the other seats' picks in a simultaneous decision
+        still open are not copied: each decision the copy asks of another seat there is
+        answered at random — however many there are, since they may depend on the guesses —
+        and the viewer's own picks are replayed as made (`_guess_others`)."""
         copy = type(self)(self.game, seed=self.seed, players=len(self.players), mode=self.mode, decks=self.decks,
                           stops=self.stops)
         rebuild = Rebuilder(copy)
-        guessed = False
+        guessing = False
         try:
             for index, (action_id, seat, description, payload) in enumerate(self.moves):
                 if viewer is not None and rng is not None and self.hidden_from(viewer, index):
-                    options = copy.legal_actions()
-                    if options:
-                        copy._apply_move(options[rng.randrange(len(options))])
-                        guessed = True
-                        continue
+                    guessing = True  # answered as the copy asks (below), not as it was
+                    continue
+                if guessing:
+                    copy._guess_others(viewer, rng)
+                    mine = copy._own_move(action_id, seat, description, rebuild.value(payload), rng)
+                    if mine is None:
+                        return copy  # the guesses led elsewhere: a plausible world all the same
+                    copy._apply_move(mine)
+                    continue
                 copy._apply_move(Action(action_id, seat, description, rebuild.value(payload)))
+            if guessing:
+                copy._guess_others(viewer, rng)
         except KeyError:  # a move named a card in no zone (none of the library's do): replay by id
             return type(self).restore(self.game, self.snapshot())
-        if not guessed and copy.state_summary() != self.state_summary():
+        if not guessing and copy.state_summary() != self.state_summary():
             raise ValueError("the replica differs from the match")
         return copy
+
+    def _guess_others(self, viewer: int | None, rng: Any) -> None:
+        """While a simultaneous decision is open, answer the other seats' decisions at random
+        until the viewer is asked (or the decision closes)."""
+        for _ in range(MAX_WINDOW_MOVES):
+            actions = self.legal_actions()
+            if self.open_seal is None or not actions or actions[0].player == viewer:
+                return
+            self._apply_move(actions[rng.randrange(len(actions))])
+
+    def _own_move(self, action_id: int, seat: int, description: str, payload: Any, rng: Any) -> Action | None:
+        """The viewer's own recorded pick, as this copy offers it: the same move if it is
+        still offered, else the one described alike, else a random one of the viewer's (the
+        guesses changed the options); None when the copy does not ask the viewer now."""
+        actions = self.legal_actions()
+        if not actions or actions[0].player != seat:
+            return None
+        for action in actions:
+            if action.payload is payload or (action.description == description and action.id == action_id):
+                return action
+        alike = [a for a in actions if a.description == description]
+        return alike[0] if alike else actions[rng.randrange(len(actions))]
 
     # ---------------------------------------------------------------- driving the flow
     def _advance(self, reply: Any) -> None:
@@ -287,17 +320,17 @@ class PlayedMatch(Match):
         try:
             request = self._flow.send(reply)
             while isinstance(request, rt.BeginSimultaneous | rt.EndSimultaneous) or (
-                    isinstance(request, rt.Choose) and len(request.options) <= 1 and request.mode == "one"
-                    and not request.optional):
+                    isinstance(request, rt.Choose) and request.mode == "one"
+                    and ((len(request.options) <= 1 and not request.optional) or not request.options)):
                 if isinstance(request, rt.BeginSimultaneous):
                     self._open_seal()
                 elif isinstance(request, rt.EndSimultaneous):
                     self._close_seal()
-                elif not request.options:
+                elif not request.options and not request.optional:
                     request = self._flow.throw(self.fizzle(request))  # the effect that asked stops
                     continue
-                # a forced choice (one option) needs no decision
-                answer = request.options[0] if isinstance(request, rt.Choose) else None
+                # a forced choice (one option, or an optional one with none: nothing) needs no decision
+                answer = request.options[0] if isinstance(request, rt.Choose) and request.options else None
                 request = self._flow.send(answer)
             self._pending = request
         except StopIteration:

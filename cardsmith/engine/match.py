@@ -114,6 +114,7 @@ class Match(TurnOrder):
         self.allow_lost = False
         self.end_turn_requested = False
         self.end_stage_requested = False
+        self.stage_name: str | None = None  # the stage (or step) running; None in setup
         self.init_turn_order()
 
     # ---------------------------------------------------------------- setup helpers
