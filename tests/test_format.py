@@ -324,6 +324,11 @@ EXACT = [
     ("a { }  # empty\n", "a { }  # empty\n"),
     ("a; b  # on b\n", "a\nb  # on b\n"),
     ("a {\n      # deep\n  b\n}\n", "a {\n  # deep\n  b\n}\n"),
+    # only a comment on the line a one-line block ends on moves to its header; one after a
+    # ';' on a later line follows the entry (it used to jump ahead of the first one)
+    ("a { b }  # 1\n;  # 2\n;  # 3\n", "a {  # 1\n  b\n}  # 2\n# 3\n"),
+    ("a { b }\n;  # after\nc\n", "a {\n  b\n}  # after\nc\n"),
+    ("x {\n  a { b }; ;  # 1\n  ;  # 2\n}\n", "x {\n  a {  # 1\n    b\n  }  # 2\n}\n"),
     ("x: (a,  # first\n  b)\n", "x: (a,  # first\n    b)\n"),
     ("x: (a,\n  b)\n", "x: (a, b)\n"),
     ("card \"Y\"  # c\n{\n  a\n}\n", "card \"Y\"  # c\n{\n  a\n}\n"),
@@ -388,6 +393,23 @@ def test_comments_all_survive_in_order() -> None:
         '    "continued"  # nine\n'
         "# ten\n"
     )
+
+
+@pytest.mark.parametrize("edits", [
+    # found by test_perturbed_examples: `}  #` then a line `;  # x`
+    [(256, "  # x\n"), (256, ";"), (256, "\n")],
+    # the same with the comment after the ';' followed by another ';' entry line
+    [(256, "  # z\n;"), (256, "  # z\n;")],
+])
+def test_comment_after_semicolon_keeps_its_place(edits: list[tuple[int, str]]) -> None:
+    src = EXAMPLES["flow"]
+    for at, text in edits:
+        src = src[:at] + text + src[at:]
+    out = check_invariants(src)
+    block = out[out.index("round {"):out.index("action play_unit")]
+    first, second = comments(src)[:2]
+    assert block.startswith(f"round {{\n  stage enemy {{  {first}\n")  # same line as the `}`
+    assert f"\n  }}  {second}\n" in block  # after the entry, not ahead of the first
 
 
 # ---- errors ---------------------------------------------------------------
