@@ -18,7 +18,7 @@ from pathlib import Path
 
 from cardsmith.engine.agents import RandomAgent, play_out
 from cardsmith.engine.decks import decks_for
-from cardsmith.engine.flow import PlayedMatch
+from cardsmith.engine.flow import MAX_COMBINATIONS, PlayedMatch
 from cardsmith.engine.game import load
 from cardsmith.engine.movekinds import KINDS, MoveCounter
 from cardsmith.engine.simulate import save_trace
@@ -41,6 +41,9 @@ def one_match(game_id: str, seed: int) -> tuple[int, int, str | None, str, dict[
                        check_invariants=True, on_move=counter)
     counter.finish(match)
     problem = None
+    if match.offers_cut:
+        cut = ", ".join(f"{name} ({times}x)" for name, times in sorted(match.offers_cut.items()))
+        problem = f"seed {seed}: more than {MAX_COMBINATIONS} ways to take {cut}: the rest were never offered"
     if match.error is not None or not match.over:
         problem = f"seed {seed}: {match.error or 'did not end'}"
     elif not (match.winners or match.drawn or game.ir.scoring is not None):

@@ -13,6 +13,7 @@ and `apply` answers it.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +25,9 @@ from cardsmith.engine.match import ENDLESS, Match, _NotAnOption, _offers
 from cardsmith.engine.replica import Rebuilder, portable
 from cardsmith.engine.state import Card, Player
 
-MAX_COMBINATIONS = 200
+# the most parameter combinations one action (or ability) offers in one window; past it
+# the rest are not offered and the match counts the cut (offers_cut), which soaks report
+MAX_COMBINATIONS = 1000
 MAX_TURNS = 3000
 # the most moves (actions and passes) one stage's window may take before it closes: a
 # bound on rules where players could keep acting without end
@@ -73,6 +76,7 @@ class PlayedMatch(Match):
         self.seal_log_start = 0
         self._seals = 0
         self.cards_played: list[tuple[int, str]] = []
+        self.offers_cut: Counter[str] = Counter()  # windows where a move's combinations passed the cap
         extra = {"stops": sorted(self.stops)} if self.stops else {}
         self.record("match", game=self.game.ir.game.id, seed=self.seed, players=len(self.players), mode=self.mode,
                     decks=self.decks, **extra)
@@ -721,6 +725,8 @@ class PlayedMatch(Match):
                         found.extend([*prefix, option] for option in outcome)
                 else:
                     frontier.extend([*prefix, option] for option in outcome)
+        if len(found) > MAX_COMBINATIONS or (frontier and len(found) >= MAX_COMBINATIONS):
+            self.offers_cut[move if isinstance(move, str) else f"{move[1].name}: {move[2]}"] += 1
         return found[:MAX_COMBINATIONS]
 
     def _try(self, move: Any, player: Player, prefix: list[Any]) -> bool | list[Any]:
