@@ -519,7 +519,7 @@ class PlayedMatch(Match):
                 if passes >= living or (holder is player and not stage.responses and not self.stack_programs):
                     if not self.stack_programs:
                         return
-                    yield from self._resolve_waiting()
+                    yield from self.resolve_stack()  # everyone passed: last in, first out
                     passes, holder = 0, player
                     continue
                 holder = self.following(holder)
@@ -546,10 +546,6 @@ class PlayedMatch(Match):
             return None
         reply = yield window
         return None if reply is None or reply == "pass" else reply
-
-    def _resolve_waiting(self) -> Generator[Any, Any, None]:
-        """Everyone passed: the waiting effects resolve, the last one first."""
-        yield from self.resolve_stack()
 
     def _simultaneous_window(self, stage: ir.StageDecl, player: Player) -> Generator[Any, Any, None]:
         """`simultaneous: yes`: every living player, in turn order from `player`, picks one
@@ -583,7 +579,7 @@ class PlayedMatch(Match):
             pushed = yield from self._take(move, seat, choices)
             yield from self.run_checks()
             if pushed:
-                yield from self._resolve_waiting()
+                yield from self.resolve_stack()  # a pick made together with the others: none answers it
 
     def _program(self, move: Any, player: Player) -> tuple[Generator[Any, Any, Any], str, str]:
         """The compiled decision a move runs — an action's, or a card's activated ability —
