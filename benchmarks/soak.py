@@ -44,15 +44,18 @@ def one_match(game_id: str, seed: int) -> tuple[int, int, str | None, str, dict[
     if match.offers_cut:
         cut = ", ".join(f"{name} ({times}x)" for name, times in sorted(match.offers_cut.items()))
         problem = f"seed {seed}: more than {MAX_COMBINATIONS} ways to take {cut}: the rest were never offered"
-    if match.error is not None:
+    if match.error is not None and not match.out_of_turns:
         problem = f"seed {seed}: {match.error}"
     elif match.over and not (match.winners or match.drawn or game.ir.scoring is not None):
         problem = f"seed {seed}: ended without a result"
     if problem is not None:
         save_trace(match, actions, TRACES)
-    # a match that reaches the action cap without breaking anything is unfinished (random play
-    # in a long game), not a problem: the soak is about invariants and rules errors
-    ending = "unfinished" if not match.over else "draw" if match.drawn else ("win" if match.winners else "other")
+    # a match that reaches the action cap or the turn limit without breaking anything is
+    # unfinished (random play in a long game), not a problem: the soak is about invariants
+    # and rules errors
+    ending = "draw" if match.drawn else ("win" if match.winners else "other")
+    if not match.over or match.out_of_turns:
+        ending = "unfinished"
     return seed, actions, problem, ending, counter.as_dict()
 
 

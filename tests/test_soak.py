@@ -40,9 +40,9 @@ def soak(game_id: str, matches: int, max_actions: int) -> tuple[list[str], Count
         counter.finish(match)
         if match.offers_cut:
             problems.append(f"seed {seed}: moves not offered (past the cap): {dict(match.offers_cut)}")
-        if match.error is not None:
+        if match.error is not None and not match.out_of_turns:
             problems.append(f"seed {seed}: {match.error}")
-        elif not match.over:
+        elif not match.over or match.out_of_turns:
             counter.counts["unfinished"] += 1
             if applied < max_actions:
                 problems.append(f"seed {seed}: stopped after {applied} actions with no end and no move")

@@ -83,6 +83,7 @@ class PlayedMatch(Match):
         self._flow = self._run()
         self._pending: Any = None
         self.error: str | None = None
+        self.out_of_turns = False
         self._advance(None)
 
     # ---------------------------------------------------------------- the public API
@@ -407,6 +408,7 @@ class PlayedMatch(Match):
                 self.turn_number += 1
             if self.turn_number > MAX_TURNS or self.round_number > MAX_TURNS:
                 self.error = f"no winner after {MAX_TURNS} turns"
+                self.out_of_turns = True  # the turn limit, not a broken rule (soaks count it unended)
                 self.over = True
 
     def _first_player(self) -> Generator[Any, Any, Player]:
