@@ -746,6 +746,7 @@ class Match(TurnOrder):
         """Every player passes: the waiting effects resolve, the last one first."""
         while self.stack_programs:
             action, program, answers, line = self.stack_programs.pop()
+            self.stack_owners.pop(id(program), None)  # an id may be reused once the program is gone
             self.record("resolve", action=action)
             saved = self.script, self.script_line
             self.script, self.script_line = answers, line
