@@ -20,7 +20,6 @@ import typer
 from cardsmith import __version__
 from cardsmith.compiler.api import CheckResult, check_game
 from cardsmith.compiler.loader import LoadError, cards_files
-from cardsmith.dsl import ir
 from cardsmith.dsl.diagnostics import Diagnostic, Severity, render
 from cardsmith.dsl.source import SourceFile, Span
 
@@ -260,6 +259,7 @@ def play(
     """Play one match between agents (or you) and print the result (JSON)."""
     from cardsmith.engine.agents import make_agent, play_out
     from cardsmith.engine.flow import PlayedMatch
+    from cardsmith.engine.setup import default_players
     from cardsmith.util.atomic import write_text_atomic
 
     if max_actions < 1:
@@ -267,7 +267,7 @@ def play(
         raise typer.Exit(EXIT_USAGE)
     game = _compiled(target)
     _refuse_bad_setup(game, players, mode)
-    count = players if players is not None else ir.seat_range(game.ir, mode)[0]
+    count = players if players is not None else default_players(game, mode)
     kinds = [k.strip() for k in agents_spec.split(",") if k.strip()] or ["random"]
     _refuse_extra_agents(kinds, count)
     kinds = [kinds[i] if i < len(kinds) else kinds[-1] for i in range(count)]
@@ -391,6 +391,14 @@ def replay(
     raise typer.Exit(EXIT_INPUT)
 
 
+class RulesShown(StrEnum):
+    """How much of the dead-rule report `simulate` prints."""
+
+    all = "all"
+    never = "never"
+    none = "none"
+
+
 @app.command()
 def simulate(
     target: Annotated[str, typer.Argument(help="a game folder or library game name")],
@@ -399,7 +407,11 @@ def simulate(
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="worker processes")] = 1,
     players: Annotated[int | None, typer.Option("--players", help="number of players")] = None,
     mode: Annotated[str | None, typer.Option("--mode", help="a mode the game declares")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print the statistics as JSON")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="the same as --format json")] = False,
+    output: Annotated[OutputFormat, typer.Option("--format", help="text or json")] = OutputFormat.text,
+    rules: Annotated[RulesShown, typer.Option("--rules", help="the dead-rule report: every rule with its "
+                                              "counts (all), only those that never happened (never), or none")]
+    = RulesShown.all,
     agents_spec: Annotated[str, typer.Option("--agents", help="agents by seat: random, greedy, search[:N]")]
     = "random",
     deck: Annotated[list[Path] | None, typer.Option("--deck", help="a decklist per seat (default: library decks)")]
@@ -407,16 +419,22 @@ def simulate(
     traces: Annotated[Path, typer.Option("--traces", help="where the logs of failing matches are saved")]
     = Path("cardsmith-traces"),
 ) -> None:
-    """Play many matches between agents; print wins, draws, lengths, card stats.
+    """Play many matches between agents; print their statistics and the dead-rule report.
+
+    Wins, draws, lengths, card stats, then how often each action, ability, keyword,
+    trigger, event and stage was offered, taken or fired, and which never happened.
 
     A match that fails (a rules error, no end) has its log saved under --traces, ready
-    for `cardsmith replay`."""
+    for `cardsmith replay`. A rules error, or a match stopped at the game's `turn_limit`,
+    makes the exit status 1; a rule that never happened does not: the report says which,
+    and the game's `coverage { }` block may excuse it with a reason."""
     from rich.console import Console
     from rich.progress import Progress
 
     from cardsmith.engine.agents import agent_problem
+    from cardsmith.engine.setup import default_players
+    from cardsmith.engine.simulate import MAX_ACTIONS, coverage, statistics
     from cardsmith.engine.simulate import simulate as run
-    from cardsmith.engine.simulate import statistics
 
     if not 1 <= games <= MAX_SIMULATED or not 1 <= jobs <= MAX_JOBS:
         _err(f"error: --games must be from 1 to {MAX_SIMULATED:,} and --jobs from 1 to {MAX_JOBS}")
@@ -429,7 +447,7 @@ def simulate(
         raise typer.Exit(EXIT_USAGE)
     game = _compiled(target)
     _refuse_bad_setup(game, players, mode)
-    count = players if players is not None else ir.seat_range(game.ir, mode)[0]
+    count = players if players is not None else default_players(game, mode)
     _refuse_extra_agents(kinds, count)
     console = Console(stderr=True, no_color="NO_COLOR" in os.environ)
     with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
@@ -437,23 +455,78 @@ def simulate(
         decks = _decks(game, count, deck)
         results = run(target, games, seed, players, mode, jobs, agents=kinds, decks=decks,
                       progress=lambda n: bar.advance(task, n), traces=traces)
-    stats = statistics(results, count)
+    limit = game.ir.game.turn_limit
+    stats = statistics(results, count, limit)
+    report = coverage(target, results)
     saved = [r.trace for r in results if r.trace is not None]
     if saved:
         _err(f"saved the logs of {len(saved)} failing match(es) in {traces} (cardsmith replay FILE re-runs one)")
-    if as_json:
-        typer.echo(json.dumps(stats, indent=2))
+    stopped = stats["turn_limit"]["matches"]
+    if as_json or output is OutputFormat.json:
+        typer.echo(json.dumps({**stats, "coverage": report.as_json()}, indent=2))
     else:
         typer.echo(f"{stats['matches']} matches of {target} (seeds {seed}..{seed + games - 1})")
         for seat, wins in stats["wins_per_seat"].items():
             typer.echo(f"  {seat} wins: {wins}")
         typer.echo(f"  shared wins: {stats['shared_wins']}   draws: {stats['draws']}   "
                    f"errors: {stats['error_count']}")
+        if stopped:
+            typer.echo(f"  {_turn_limit_note(stopped, stats['matches'], limit)}")
+        if stats["unfinished"]:
+            typer.echo(f"  {stats['unfinished']} of {stats['matches']} matches were still going after "
+                       f"{MAX_ACTIONS:,} actions")
         typer.echo(f"  first player win rate: {stats['first_player_win_rate']}")
         typer.echo(f"  turns: {stats['turns']}   actions per match: {stats['actions_mean']}")
         for name, card in list(stats["cards"].items())[:15]:
             typer.echo(f"  {name}: played {card['played']}, its player won {card['win_rate_when_played']:.0%}")
-    raise typer.Exit(EXIT_INPUT if stats["error_count"] else EXIT_OK)
+        if rules is not RulesShown.none:
+            _print_coverage(report, only_dead=rules is RulesShown.never)
+    if stopped:
+        _err(f"warning: {_turn_limit_note(stopped, stats['matches'], limit)}")
+    raise typer.Exit(EXIT_INPUT if stats["error_count"] or stopped else EXIT_OK)
+
+
+def _turn_limit_note(stopped: int, matches: int, limit: int) -> str:
+    return (f"{stopped} of {matches} matches stopped at the turn limit of {limit:,} turns: "
+            "raise `turn_limit` in `game` or check that the game can end")
+
+
+def _print_coverage(report: Any, only_dead: bool) -> None:
+    """The dead-rule report as a table on stdout: every rule (or only those that never
+    happened) with the counts that mean something for its kind, and what never happened."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from cardsmith.engine.coverage import measures_of
+
+    columns = ("offered", "taken", "fired", "read", "run", "skipped", "passed over")
+    console = Console(no_color="NO_COLOR" in os.environ, width=None if sys.stdout.isatty() else 132,
+                      highlight=False)
+    shown = [r for r in report.rules if not only_dead or not r.happened]
+    dead = report.dead
+    title = (f"Rules in {report.matches} matches: {len(dead)} of {len(report.rules)} never happened"
+             + (f", {len(report.excused)} excused by the game's coverage block" if report.excused else ""))
+    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
+    table.add_column("rule", overflow="fold")
+    for column in columns:
+        table.add_column(column, justify="right")
+    table.add_column("never happened", overflow="fold")
+    for r in shown:
+        meaningful = measures_of(r.kind)
+        cells = [f"{r.counts.get(m, 0):,}" if m in meaningful else "" for m in columns]
+        note = r.verdict
+        if note and r.excluded is not None:
+            note = f"{note} (excused: {r.excluded})"
+        elif r.happened and r.excluded is not None:
+            note = "happened, but the coverage block excuses it: drop the exclusion"
+        table.add_row(r.name, *cells, f"[bold]{note}[/bold]" if note and r.excluded is None else note)
+    typer.echo("")
+    console.print(table)
+    if dead:
+        typer.echo(f"\n{len(dead)} rule(s) never happened: each is a rule that never runs as written, or one the "
+                   "agents never reach. Fix it, or list it with the reason in the game's `coverage { }` block:")
+        for r in dead:
+            typer.echo(f"  {r.file}:{r.line}: {r.name} ({r.verdict})")
 
 
 # simulate's bounds: every match's statistics are kept in memory until the report, and
@@ -489,7 +562,7 @@ def _decks(game: object, players: int, files: list[Path] | None) -> list[list[st
         return decks_for(game, players, files)  # type: ignore[arg-type]
     except DecksNotDealt as exc:
         _err(f"error: {exc}")
-        _err("  = hint: leave out --deck for this game")
+        _err(f"  = hint: {exc.hint}")
         raise typer.Exit(EXIT_USAGE) from None
     except DeckError as exc:
         report = exc.report

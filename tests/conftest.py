@@ -96,7 +96,6 @@ turn {
   stage main { actions: play_unit }
 }
 action play_unit "Play a unit" {
-  during: main
   choose c from a unit in your hand where it.cost <= gold
   cost { pay c.cost gold }
   move c to battlefield

@@ -191,3 +191,17 @@ def test_a_reserved_word_used_as_a_name_says_so(tmp_path: Path) -> None:
              '  effect {\n    let a = 2\n    deal 1 damage to a\n  }\n}')
     got = errors(run(tmp_path, extra))
     assert got == [("CS0601", "'a' is a reserved word and cannot name a value here")]
+
+
+def test_a_type_mismatch_names_the_type_expected(tmp_path: Path) -> None:
+    """The expectation names the type the designer must write, never "anything" (which
+    the checker allows only so that an unknown value passes)."""
+    cases = {
+        'card "X" { type: Unit; faction: Red; attack: "high" }': "'attack' must be a number, found text",
+        'check "c" { if 1 or true { say "x" } }': "each side of 'or' must be yes/no (true or false), found a number",
+        'check "c" { repeat "twice" times { say "x" } }': "a repeat count must be a number, found text",
+        'check "c" { if not 3 { say "x" } }': "the operand of 'not' must be yes/no (true or false), found a number",
+    }
+    for i, (extra, message) in enumerate(cases.items()):
+        got = errors(run(tmp_path / str(i), extra))
+        assert ("CS0301", message) in got, got

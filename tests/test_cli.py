@@ -144,7 +144,7 @@ def test_replay_checks_the_logs_match_event(tmp_path: Path) -> None:
     for change, said in (({"seed": float("inf")}, "seed must be a whole number"),
                          ({"seed": "abc"}, "seed must be a whole number"),
                          ({"mode": "nope"}, "no mode 'nope'"),
-                         ({"players": 0}, "played by 2 players, not 0"),
+                         ({"players": 0}, "played by 2 players in mode constructed, not 0"),  # its mode, logged
                          ({"players": 99999999999}, "not 99999999999"),
                          ({"players": None}, "number of players must be a whole number"),
                          ({"decks": ["/nonexistent.deck"]}, "decks must be a list of card names")):

@@ -117,7 +117,8 @@ scenario "draw moves the top card" {
     let second = create("Archer", deck of player1, player1)
   }
   draw 1
-  expect first.zone == hand of player1 and second.zone == deck of player1
+  # a created card goes on top, as a moved one does
+  expect second.zone == hand of player1 and first.zone == deck of player1
 }
 scenario "a failing expectation reports its line" {
   expect 1 == 2 "this one fails on purpose"
@@ -154,8 +155,7 @@ scenario "recursion" { recurse forever }
 STACKED = '''
 zone stack shared { ordered }
 action zap "Zap" {
-  during: main
-  speed: stack
+  speed: instant
   choose c from a unit in your hand
   cost { move c to stack }
   resolve the effect of c
@@ -168,6 +168,7 @@ scenario "the effect takes the answers left over" {
     let spare = create("Knight", hand of player1, player1)
   }
   perform zap by player1 choosing spare, archer
+  everyone passes
   expect archer.damage == 2 and knight.damage == 0
 }
 scenario "an effect with no target fizzles, as in a played match" {
@@ -177,6 +178,7 @@ scenario "an effect with no target fizzles, as in a played match" {
     let top = create("Archer", deck of player1, player1)
   }
   perform zap by player1 choosing spare
+  everyone passes
   expect top.zone == deck of player1 "the effect stopped before its draw"
 }
 scenario "an answer the effect does not offer" {
@@ -186,6 +188,7 @@ scenario "an answer the effect does not offer" {
     let spare = create("Knight", hand of player1, player1)
   }
   perform zap by player1 choosing spare, spare
+  everyone passes
 }
 scenario "an answer nothing asks for" {
   players: 2
@@ -194,6 +197,7 @@ scenario "an answer nothing asks for" {
     let spare = create("Knight", hand of player1, player1)
   }
   perform zap by player1 choosing spare, knight, knight
+  everyone passes
 }
 '''
 
@@ -387,7 +391,6 @@ game "Limits" {
 }
 counter gold per player { start: 0 }
 action take_gold "Take a gold" {
-  during: main
   limit: 2
   gain 1 gold
 }
@@ -428,7 +431,6 @@ game "Broken" {
 }
 counter x shared { start: 0 }
 action wait "Wait" {
-  during: main
 }
 turn {
   stage main { actions: wait }

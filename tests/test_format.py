@@ -183,7 +183,7 @@ turn {
   stage precombat { actions: play_card, move_unit, activate; responses: yes }
 }
 round {
-  stage enemy { automated; say "go" }      # runs after every player has taken a turn
+  stage enemy { say "go" }      # runs after every player has taken a turn
 }
 action play_unit "Play a unit" {
   by: current                        # current | any | responder

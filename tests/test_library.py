@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -35,11 +36,28 @@ def test_game_checks_without_errors(game_id: str) -> None:
 def test_game_declares_rules_not_just_cards(game_id: str) -> None:
     game = load(game_id)
     assert game.flows, "a turn structure"
-    assert game.actions or any(s.automated for f in game.flows for s in f.stages), "player actions"
+    bodies = [stage.body for flow in game.flows for stage in flow.stages] + [p.body for p in game.procedures]
+    decides = any(isinstance(node, ir.Choose | ir.ChooseOne) for body in bodies for node in walk_statements(body))
+    assert game.actions or decides, "player decisions: actions, or choices the turn's stages ask"
     assert game.setup, "a setup"
     assert game.checks or game.scoring, "a way to end"
     assert game.heuristic is not None, "a heuristic for the greedy agent"
     assert game.layouts, "printable layouts"
+
+
+def walk_statements(body: list[Any]) -> Iterator[Any]:
+    """Every statement in a body, nested blocks included."""
+    for node in body:
+        yield node
+        for name in ("body", "orelse"):
+            inner = getattr(node, name, None)
+            if isinstance(inner, list):
+                yield from walk_statements(inner)
+        for branch in getattr(node, "branches", []) or []:
+            yield from walk_statements(branch.body)
+        for option in getattr(node, "options", []) or []:
+            if hasattr(option, "body"):
+                yield from walk_statements(option.body)
 
 
 def cards_by(game: ir.Game, key: str) -> Counter[Any]:

@@ -71,6 +71,7 @@ def test_every_change_gives_a_new_version_and_rollback_restores_it(tmp_path: Pat
                    lambda: match.set_status(knight, "exhausted", True),
                    lambda: match._place(knight, match.zone("battlefield", None), top=False),
                    lambda: match.set_card_counter(knight, "damage", 2),
+                   lambda: rt.change_field(match, knight, "attack", "increase", 1, "turn", None),
                    lambda: match._expire("turn")):
         change()
         assert match.version not in seen
@@ -144,7 +145,6 @@ game "Turns" {
   players: 2
 }
 action wait "Wait" {
-  during: main
 }
 turn {
   stage main { actions: wait }

@@ -291,7 +291,7 @@ def test_solo_reaching_the_goal_wins(game: Any) -> None:
     """Solo (1 player) shares the win too: its only player is the winner."""
     tally = Tally()
     wins = 0
-    for seed in range(6):
+    for seed in range(20):  # about 1 solo match in 20 reaches 25 CP with this agent
         match = play(game, seed, 1, "solo", ("buy_construct", "activate", "block_hit"), tally)
         if counter(match.players[0], "cp") >= 25:
             assert match.winner is match.players[0] and match.winners == [match.players[0]]

@@ -12,6 +12,8 @@ from cardsmith.compiler.assemble import assemble
 from cardsmith.compiler.check import Checker
 from cardsmith.compiler.deckrules import check_deck_satisfiable
 from cardsmith.compiler.loader import GameFiles, resolve
+from cardsmith.compiler.names import check_names
+from cardsmith.compiler.static_eval import check_static_values
 from cardsmith.dsl import ir
 from cardsmith.dsl.build import Builder
 from cardsmith.dsl.diagnostics import Diagnostic, DiagnosticSink, errors_of
@@ -89,9 +91,12 @@ def _check_sources(named: list[tuple[str, bytes]]) -> CheckResult:
         SourceFile(named[0][0], "").span(0, 0) if named else None)
     game = assemble(builder.parts, sink, where)
     if game is not None:
-        checker = Checker(game, sink, CORE_PATH)
+        checker = Checker(game, sink, CORE_PATH, broken=builder.broken)
         checker.run()
+        check_names(game, sources, sink, CORE_PATH)
         if not checker.cyclic:  # evaluating a param defined by itself would never end
+            if not sink.has_errors:  # (a value the checker already faulted is not told twice)
+                check_static_values(game, sink)
             check_deck_satisfiable(game, sink)
     return CheckResult(game, sink.sorted(), sources)
 

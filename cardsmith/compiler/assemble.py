@@ -74,5 +74,5 @@ def assemble(parts: Parts, sink: DiagnosticSink, where: Span | None = None) -> i
         k: fields.get(k, []) for k in (
             "params", "modes", "enums", "counters", "statuses", "zones", "boards", "cardtypes",
             "cards", "keywords", "events", "procedures", "functions", "setup", "flows", "actions",
-            "checks", "layouts", "sheets", "references", "scenarios", "triggers", "hooks")
+            "checks", "layouts", "sheets", "references", "scenarios", "triggers", "hooks", "coverage")
     }, scoring=fields["scoring"], heuristic=fields["heuristic"], deck=fields["deck"])

@@ -13,15 +13,17 @@ from fractions import Fraction
 from typing import Any
 
 from cardsmith.compiler.purity import nodes
+from cardsmith.compiler.rulenames import declared_rules
 from cardsmith.compiler.static_eval import fold
 from cardsmith.compiler.symbols import (
-    FUNCTION_RESULTS,
     GLOBAL_BUILTINS,
     PERIODS,
     QUERY_ADJECTIVES,
+    SCENARIO_STATEMENTS,
     TYPE_NAMES,
     ZONE_BUILTINS,
     Symbols,
+    native_result,
 )
 from cardsmith.dsl import ir
 from cardsmith.dsl.diagnostics import DiagnosticSink, did_you_mean
@@ -45,11 +47,16 @@ NAME_PARAMS = {"counter", "status", "keyword", "field", "stage", "region"}
 
 
 class Checker:
-    def __init__(self, game: ir.Game, sink: DiagnosticSink, core_file: str) -> None:
+    def __init__(self, game: ir.Game, sink: DiagnosticSink, core_file: str,
+                 broken: Iterable[str] = ()) -> None:
         self.game = game
+        self.in_scenario_body = False  # scenario statements (SCENARIO_STATEMENTS) are allowed
         self.sink = sink
         self.sym = Symbols.build(game)
         self.core_file = core_file
+        # names whose declaration failed to build (already reported there): their uses
+        # stay quiet rather than each saying "unknown ..., did you mean <something else>?"
+        self.broken = frozenset(broken)
         self.used: set[tuple[str, str]] = set()
         # params whose value depends on itself (set by check_params), and folded constants
         self.cyclic: set[str] = set()
@@ -79,8 +86,8 @@ class Checker:
                                did_you_mean(z.board, self.sym.boards))
             if z.capacity is not None:
                 self.expect_type(z.capacity, self.base_scope(), NUMERIC, "a capacity")
-        if sum(1 for z in g.zones if z.stack) > 1:
-            self.error(g.zones[0].span, "CS0201", "more than one zone is marked as the stack")
+        for b in g.boards:
+            self.check_board_cells(b)
         for t in g.cardtypes:
             self.check_cardtype(t)
         for card in g.cards:
@@ -131,7 +138,11 @@ class Checker:
             self.check_scenario_setup(g, sc)
             scope = self.base_scope()
             self.block(sc.setup, scope, share=True)
-            self.block(sc.body, scope, share=True)
+            self.in_scenario_body = True
+            try:
+                self.block(sc.body, scope, share=True)
+            finally:
+                self.in_scenario_body = False
         for m in g.modes:
             for name, value in m.overrides.items():
                 if name not in self.sym.params:
@@ -140,7 +151,36 @@ class Checker:
                 else:
                     self.use("param", name)
                     self.check_param_value(self.sym.params[name], value, f"mode '{m.name}' sets '{name}' to")
+        self.check_coverage()
         self.report_unused()
+
+    def check_coverage(self) -> None:
+        """Each key of a `coverage { }` block names a rule of the game, spelt as the
+        dead-rule report spells it (compiler/rulenames.py), and only once: an exclusion
+        that names nothing would silently excuse nothing."""
+        if not self.game.coverage:
+            return
+        names = [rule.name for rule in declared_rules(self.game, self.core_file)]
+        known = set(names)
+        first: dict[str, ir.CoverageExclusion] = {}
+        for exclusion in self.game.coverage:
+            name = exclusion.rule
+            if name in first:
+                where = first[name].span
+                self.error(exclusion.span, "CS0201", f"'{name}' is excluded twice",
+                           f"the first is at {where.file}:{where.line}:{where.column}")
+                continue
+            first[name] = exclusion
+            if name in known:
+                continue
+            kind = name.split(" ", 1)[0]
+            same_kind = [n for n in names if n.startswith(kind + " ")]
+            hint = did_you_mean(name, same_kind or names)
+            if hint is None and same_kind:
+                hint = f"the game's {kind} rules: " + ", ".join(same_kind[:6]) + (", ..." if len(same_kind) > 6 else "")
+            elif hint is None:
+                hint = f"the game has no {kind} rule"
+            self.error(exclusion.span, "CS0202", f"coverage names no rule of the game: '{name}'", hint)
 
     def check_setup_owners(self, setup: ir.SetupDecl) -> None:
         """`create("Name", zone)` with no owner gives the card to whoever runs the rule —
@@ -359,7 +399,24 @@ class Checker:
         elif f.type == "bool":
             self.expect_type(value, {}, {"bool", "any"}, f"'{f.name}'")
         elif f.type == "dice":
-            self.expect_type(value, {}, {"dice", "number", "none", "any"}, f"'{f.name}'")
+            self.expect_type(value, {}, {"dice", "number", "none", "any"}, f"'{f.name}'", "dice (like 2d6) or a number")
+
+    def check_board_cells(self, b: ir.BoardDecl) -> None:
+        """Every cell a region names lies on its board: [0, 0] to [width - 1, height - 1]
+        (a region off the board would name cells no card can stand on)."""
+        if b.width < 1 or b.height < 1:
+            return  # no size: reported where the board is built
+        for region in b.regions:
+            for rect in region.cells:
+                corners = (rect.start,) if rect.start.x == rect.end.x and rect.start.y == rect.end.y else (
+                    rect.start, rect.end)
+                for cell in corners:
+                    if not (0 <= cell.x < b.width and 0 <= cell.y < b.height):
+                        self.error(cell.span, "CS0301",
+                                   f"cell [{cell.x}, {cell.y}] of region '{region.name}' is outside board "
+                                   f"'{b.name}' ({b.width} x {b.height})",
+                                   f"its cells run from [0, 0] to [{b.width - 1}, {b.height - 1}]: "
+                                   f"move the region, or make the board's size larger")
 
     def check_card(self, c: ir.CardDecl) -> None:
         t = self.sym.cardtypes.get(c.type)
@@ -379,8 +436,6 @@ class Checker:
         scope: Scope = {"self": "card", "card": "card"}
         for use in c.keywords:
             self.check_keyword_use(use, scope)
-        if c.attach is not None:
-            self.infer(c.attach, scope)
         if c.play_condition is not None:
             self.expect_type(c.play_condition, scope, {"bool", "any"}, "a play condition")
         for ability in c.abilities:
@@ -389,8 +444,9 @@ class Checker:
     def check_keyword_use(self, use: ir.KeywordUse, scope: Scope) -> None:
         kw = self.sym.keywords.get(use.name)
         if kw is None:
-            self.error(use.span, "CS0501", f"unknown keyword '{use.name}'",
-                       did_you_mean(use.name, self.sym.keywords))
+            if use.name not in self.broken:
+                self.error(use.span, "CS0501", f"unknown keyword '{use.name}'",
+                           did_you_mean(use.name, self.sym.keywords))
             return
         self.use("keyword", kw.name)
         required = sum(1 for p in kw.params if p.default is None)
@@ -438,9 +494,13 @@ class Checker:
     def check_trigger(self, t: ir.Trigger, scope: Scope) -> None:
         event = self.sym.events.get(t.event)
         inner = dict(scope)
+        # the values the trigger names: typed by the event below; of unknown type when the
+        # event is unknown, so the condition and body are checked without an error per use
+        inner.update({name: "any" for name in t.bindings})
         if event is None:
-            self.error(t.span, "CS0202", f"unknown event '{t.event}'",
-                       did_you_mean(t.event, self.sym.events))
+            if t.event not in self.broken:
+                self.error(t.span, "CS0202", f"unknown event '{t.event}'",
+                           did_you_mean(t.event, self.sym.events))
         else:
             self.use("event", event.name)
             if len(t.bindings) > len(event.params):
@@ -462,8 +522,9 @@ class Checker:
         proc = self.sym.procedures.get(h.procedure)
         inner = dict(scope)
         if proc is None:
-            self.error(h.span, "CS0202", f"unknown procedure '{h.procedure}'",
-                       did_you_mean(h.procedure, self.sym.procedures))
+            if h.procedure not in self.broken:
+                self.error(h.span, "CS0202", f"unknown procedure '{h.procedure}'",
+                           did_you_mean(h.procedure, self.sym.procedures))
         else:
             self.use("procedure", proc.name)
             for p in proc.params:
@@ -497,9 +558,6 @@ class Checker:
 
     def check_stage(self, stage: ir.StageDecl) -> None:
         self.block(stage.body, self.base_scope())
-        if stage.automated and stage.actions:
-            self.error(stage.span, "CS0205", f"stage '{stage.name}' is automated but lists actions",
-                       "an automated stage offers no actions: remove 'automated' or the 'actions:' line")
         if stage.simultaneous and stage.responses:
             self.error(stage.span, "CS0205", f"stage '{stage.name}' is both simultaneous and open to responses",
                        "in a simultaneous stage every player picks at once; responses need turns of priority")
@@ -520,10 +578,6 @@ class Checker:
             self.check_stage(step)
 
     def check_action(self, a: ir.ActionDecl) -> None:
-        for stage in a.during:
-            if stage not in self.sym.stages:
-                self.error(a.span, "CS0202", f"action '{a.name}' is allowed during unknown stage '{stage}'",
-                           did_you_mean(stage, self.sym.stages))
         scope = self.base_scope()
         if a.limit is not None:
             self.expect_type(a.limit, scope, NUMERIC, "a limit")
@@ -677,8 +731,38 @@ class Checker:
             self.error(s.value.span, "CS0301", f"expected yes/no (true or false), found {_article(vt)}")
         if s.duration is not None:
             self.check_duration(s.duration, scope)
+            if s.duration.kind != "permanently":
+                self.check_lapsing_target(s, scope)
+
+    def check_lapsing_target(self, s: ir.Assign, scope: Scope) -> None:
+        """Only a card's stats and properties carry changes that lapse (modifiers); a
+        counter, status, player value or local keeps what it is set to, so a duration on
+        one would be silently ignored."""
+        target = s.target
+        what = None
+        if isinstance(target, ir.Ref):
+            what = f"'{target.name}' (a {'local' if target.name in scope else 'counter'})"
+        elif isinstance(target, ir.Index):
+            what = "an element of a list"
+        elif isinstance(target, ir.Attr):
+            counter = self.sym.counters.get(target.name)
+            if counter is not None:
+                what = f"the counter '{target.name}'"
+            elif target.name in self.sym.statuses:
+                what = f"the status '{target.name}'"
+            elif self.infer(target.obj, scope) == "player":
+                what = f"a player's '{target.name}'"
+        if what is not None:
+            assert s.duration is not None
+            self.error(s.duration.span, "CS0303", f"{what} cannot change for a while: this duration would be ignored",
+                       "durations work on a card's stats and properties; give a counter or status a "
+                       "'reset:' time, or change it back in a trigger")
 
     def check_duration(self, d: ir.Duration, scope: Scope) -> None:
+        if d.kind == "until_end" and d.period == "game":
+            self.error(d.span, "CS0303", "'until end of game' only repeats 'permanently'",
+                       "write 'permanently' (or nothing: a change lasts unless it says otherwise)")
+            return
         if d.period is not None and d.period not in PERIODS and d.period not in self.sym.stages:
             self.error(d.span, "CS0202", f"unknown period '{d.period}'",
                        did_you_mean(d.period, PERIODS | self.sym.stages))
@@ -690,7 +774,8 @@ class Checker:
         for a in s.args:
             self.infer(a, scope)
         if event is None:
-            self.error(s.span, "CS0202", f"unknown event '{s.event}'", did_you_mean(s.event, self.sym.events))
+            if s.event not in self.broken:
+                self.error(s.span, "CS0202", f"unknown event '{s.event}'", did_you_mean(s.event, self.sym.events))
             return
         self.use("event", s.event)
         if len(s.args) != len(event.params):
@@ -702,6 +787,11 @@ class Checker:
         if proc is None:  # the builder only resolves to known procedures
             return
         self.use("procedure", proc.name)
+        if proc.name in SCENARIO_STATEMENTS and not self.in_scenario_body:
+            self.error(s.span, "CS0205", f"'{s.phrase or proc.name}' only works in a scenario",
+                       "it runs a scenario's played flow forward; the rules move time with stages and 'end the turn'")
+        if proc.name == "run_stage":
+            self.check_stage_name(s.args.get("stage"))
         for p in proc.params:
             arg = s.args.get(p.name)
             if arg is None:
@@ -709,6 +799,23 @@ class Checker:
                     self.error(s.span, "CS0204", f"'{proc.name}' needs a value for '{p.name}'")
                 continue
             self.check_argument(proc.name, p, arg, scope)
+
+    def check_stage_name(self, arg: ir.Expr | None) -> None:
+        """`run stage "S"` names a stage or step (or a `stage.step` path) of the flow."""
+        if not isinstance(arg, ir.Text):
+            if arg is not None:
+                self.error(arg.span, "CS0301", "'run stage' takes the stage's name in quotes", 'e.g. run stage "main"')
+            return
+        known: set[str] = set()
+
+        def walk(stages: list[ir.StageDecl], prefix: str) -> None:
+            for stage in stages:
+                known.update({stage.name, prefix + stage.name})
+                walk(stage.steps, f"{prefix}{stage.name}.")
+        for flow in self.game.flows:
+            walk(flow.stages, "")
+        if arg.value not in known:
+            self.error(arg.span, "CS0202", f"no stage or step is named '{arg.value}'", did_you_mean(arg.value, known))
 
     def check_argument(self, proc: str, p: ir.Param, arg: ir.Expr, scope: Scope) -> None:
         declared = p.type
@@ -736,13 +843,20 @@ class Checker:
         name = arg.name
         pools: dict[str, Iterable[str]] = {
             "counter": self.sym.counters, "status": self.sym.statuses, "keyword": self.sym.keywords,
-            "field": self.sym.card_field_names(), "stage": self.sym.stages, "region": self.sym.regions,
+            # a field of a card or of a player: `sum(each player, score)` reads p.score
+            "field": self.sym.card_field_names() + self.sym.player_field_names(), "stage": self.sym.stages,
+            "region": self.sym.regions,
         }
         pool = list(pools[declared])
         if name not in pool:
-            self.error(arg.span, "CS0202", f"unknown {declared} '{name}'", did_you_mean(name, pool))
+            if name not in self.broken:
+                self.error(arg.span, "CS0202", f"unknown {declared} '{name}'", did_you_mean(name, pool))
         else:
             self.use(declared, name)
+            if declared == "field":  # `sum(all gems, wear)` reads the counter or status as `it.wear` would
+                self.use("counter", name)
+                self.use("status", name)
+                self.use("zone", name)
 
     def check_card_name(self, arg: ir.Text) -> None:
         if arg.value.lower() not in self.sym.cards:
@@ -753,11 +867,12 @@ class Checker:
 
     # ------------------------------------------------------------ expressions
 
-    def expect_type(self, e: ir.Expr, scope: Scope, allowed: set[str], what: str) -> str:
+    def expect_type(self, e: ir.Expr, scope: Scope, allowed: set[str], what: str, expected: str = "") -> str:
+        """Infer `e`'s type and report it unless allowed; the message names `expected`, or
+        else the allowed type the designer most likely means (_expected)."""
         t = self.infer(e, scope)
         if t not in allowed and t != "any" and not (t.startswith("enum:") and "any" in allowed):
-            self.error(e.span, "CS0301", f"{what} must be {_article(sorted(allowed)[0])}, "
-                       f"found {_article(t)}")
+            self.error(e.span, "CS0301", f"{what} must be {expected or _expected(allowed)}, found {_article(t)}")
         return t
 
     def infer(self, e: ir.Expr, scope: Scope) -> str:
@@ -920,7 +1035,8 @@ class Checker:
         pool = (list(scope) + list(GLOBAL_BUILTINS) + list(sym.params) + list(sym.counters)
                 + list(sym.zones) + list(sym.enum_values) + list(sym.enums) + list(sym.statuses)
                 + list(sym.cardtypes) + list(sym.keywords))
-        self.error(e.span, "CS0202", f"unknown name '{name}'", did_you_mean(name, pool))
+        if name not in self.broken:
+            self.error(e.span, "CS0202", f"unknown name '{name}'", did_you_mean(name, pool))
         return "any"
 
     def infer_attr(self, e: ir.Attr, scope: Scope) -> str:
@@ -929,8 +1045,9 @@ class Checker:
         if obj == "player":
             t = self.sym.player_field_type(name)
             if t is None:
-                self.error(e.span, "CS0202", f"a player has no '{name}'",
-                           did_you_mean(name, self.sym.player_field_names()))
+                if name not in self.broken:
+                    self.error(e.span, "CS0202", f"a player has no '{name}'",
+                               did_you_mean(name, self.sym.player_field_names()))
                 return "any"
             self.use("counter", name)
             self.use("zone", name)
@@ -938,8 +1055,9 @@ class Checker:
         if obj in ("card", "cards", "list"):
             t = self.sym.card_field_type(name)
             if t is None and obj == "card":
-                self.error(e.span, "CS0202", f"a card has no '{name}'",
-                           did_you_mean(name, self.sym.card_field_names()))
+                if name not in self.broken:
+                    self.error(e.span, "CS0202", f"a card has no '{name}'",
+                               did_you_mean(name, self.sym.card_field_names()))
                 return "any"
             if t is None:
                 return "any"
@@ -1001,8 +1119,10 @@ class Checker:
     def infer_call(self, e: ir.Call, scope: Scope) -> str:
         f = self.sym.functions.get(e.func)
         if f is None:
-            self.error(e.span, "CS0202", f"unknown function '{e.func}'", did_you_mean(e.func, self.sym.functions))
-            for a in e.args:
+            if e.func not in self.broken:
+                self.error(e.span, "CS0202", f"unknown function '{e.func}'",
+                           did_you_mean(e.func, self.sym.functions))
+            for a in [*e.args, *e.kwargs.values()]:
                 self.infer(a, scope)
             return "any"
         self.use("function", f.name)
@@ -1011,21 +1131,44 @@ class Checker:
         if not required <= given <= len(f.params):
             want = str(required) if required == len(f.params) else f"{required} to {len(f.params)}"
             self.error(e.span, "CS0502", f"'{f.name}' takes {want} argument(s), {given} given")
-        for p, a in zip(f.params, e.args, strict=False):
-            if p.type in NAME_PARAMS:
-                self.check_name_argument(p.type, a, scope)
-            elif p.type == "cardname" and isinstance(a, ir.Text):
-                self.check_card_name(a)
-            else:
-                self.infer(a, scope)
+        types = ["any"] * len(f.params)  # each parameter's argument type, for native_result
+        last = len(e.args) - 1  # the last parameter given a value
+        for i, (p, a) in enumerate(zip(f.params, e.args, strict=False)):
+            types[i] = self.infer_argument(p, a, scope)
+        position = {p.name: i for i, p in enumerate(f.params)}
         for name, a in e.kwargs.items():
-            if name not in {p.name for p in f.params}:
+            i = position.get(name, -1)
+            if i < 0:
                 self.error(a.span, "CS0202", f"'{f.name}' has no parameter '{name}'",
-                           did_you_mean(name, [p.name for p in f.params]))
-            self.infer(a, scope)
+                           did_you_mean(name, list(position)))
+                self.infer(a, scope)
+            elif i < len(e.args):
+                self.error(a.span, "CS0502", f"'{f.name}' is given '{name}' twice",
+                           "once by its place and once by its name: give it one way")
+                self.infer(a, scope)
+            else:
+                types[i] = self.infer_argument(f.params[i], a, scope)
+                last = max(last, i)
+        if required <= given <= len(f.params):
+            missing = [p.name for p in f.params[len(e.args):] if p.default is None and p.name not in e.kwargs]
+            if missing:
+                self.error(e.span, "CS0502", f"'{f.name}' is given no value for "
+                           + ", ".join(repr(n) for n in missing), f"give {'it' if len(missing) == 1 else 'them'} "
+                           "by place or by name")
         if f.native:
-            return FUNCTION_RESULTS.get(f.name, "any")
+            return native_result(f.name, types[:last + 1])
         return "any"
+
+    def infer_argument(self, p: ir.Param, a: ir.Expr, scope: Scope) -> str:
+        """Check one argument against its parameter: a name parameter (a field, a counter,
+        ...) takes a declared name, a card name a card of the game; the rest are typed."""
+        if p.type in NAME_PARAMS:
+            self.check_name_argument(p.type, a, scope)
+            return "any"
+        if p.type == "cardname" and isinstance(a, ir.Text):
+            self.check_card_name(a)
+            return "cardname"
+        return self.infer(a, scope)
 
     def infer_query(self, e: ir.Query, scope: Scope) -> str:
         noun = e.noun.lower()
@@ -1082,6 +1225,8 @@ class Checker:
         pool = list(QUERY_ADJECTIVES) + list(sym.statuses) + list(sym.enum_values) + list(sym.keywords)
         if allow_nouns:
             pool += list(sym.nouns)
+        if word in self.broken:
+            return
         self.error(span, "CS0202", f"unknown quality '{word}'", did_you_mean(word, pool) or
                    "qualities are statuses, enum values, keywords, friendly, enemy and other")
 
@@ -1112,8 +1257,6 @@ class Checker:
                 if kind == "procedure" and d.name in hooked:
                     continue
                 if kind == "action" and d.name in self.sym.actions and _action_by_card(d):
-                    continue
-                if kind == "zone" and d.stack:
                     continue
                 self.sink.warning(d.span, "CS0901", f"{label} '{d.name}' is never used",
                                   "remove it, or use it in a rule or card")
@@ -1156,6 +1299,18 @@ def _compatible(want: str, actual: str) -> bool:
     if (want, actual) in pairs:
         return True
     return want == "number" and actual.startswith("enum:") is False and actual == "number"
+
+
+# which allowed type an expectation names: the one a designer means ("any" only lets an
+# unknown value through, and a number may stand for dice or a range, not the other way)
+_EXPECTED_ORDER = ("bool", "number", "text", "player", "card", "zone", "cards", "players", "list", "dice",
+                   "range", "cell")
+
+
+def _expected(allowed: set[str]) -> str:
+    """What an expectation asks for, in words: `yes/no (true or false)`, `a number`, ..."""
+    named = [t for t in _EXPECTED_ORDER if t in allowed] or sorted(allowed - {"any", "none"}) or ["any"]
+    return "yes/no (true or false)" if named[0] == "bool" else _article(named[0])
 
 
 def _article(t: str) -> str:

@@ -13,11 +13,13 @@ Python keyword or builtin); every string and number is written with `repr()`.
 
 from __future__ import annotations
 
+import ast
 import keyword
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 import jinja2
 
@@ -105,6 +107,19 @@ def _origin(node: ir.Node, what: str) -> str:
     return comment_text(f"{what} — {span.file}:{span.line}")
 
 
+def _rolls_dice(node: Any) -> bool:
+    """Does this statement (or anything inside it) roll dice?"""
+    if isinstance(node, ir.Roll | ir.Dice):
+        return True
+    if isinstance(node, list):
+        return any(_rolls_dice(item) for item in node)
+    if isinstance(node, dict):
+        return any(_rolls_dice(item) for item in node.values())
+    if isinstance(node, ir.Node):
+        return any(_rolls_dice(getattr(node, name)) for name in type(node).model_fields if name != "span")
+    return False
+
+
 class BodyWriter:
     """Writes the Python lines of one function body."""
 
@@ -155,6 +170,12 @@ class BodyWriter:
         self.indent -= 1
 
     def stmt(self, s: ir.Stmt, scope: Scope) -> None:
+        self._stmt(s, scope)
+        if _rolls_dice(s) and not isinstance(s, ir.Return):
+            # the `rolled` event follows the statement that rolled
+            self.line("yield from m.emit_rolls(ctx)")
+
+    def _stmt(self, s: ir.Stmt, scope: Scope) -> None:
         if self.entry_step:
             self.entry_step = False
             self.line(f"m.step({s.span.line!r})")  # a call counts a step too
@@ -282,7 +303,10 @@ class BodyWriter:
             return
         if isinstance(target, ir.Attr):
             obj = self.expr(target.obj, scope)
-            self.line(f"rt.change_field(m, {obj}, {target.name!r}, {s.op!r}, {value}, {period!r}, {condition})")
+            # `until your next X` lapses when the player making the change next begins X
+            lapse = f"rt.next_period({period!r}, ctx.you or m.current)" if period and period.startswith("next:") \
+                else repr(period)
+            self.line(f"rt.change_field(m, {obj}, {target.name!r}, {s.op!r}, {value}, {lapse}, {condition})")
             return
         if isinstance(target, ir.Index):
             obj = self.expr(target.obj, scope)
@@ -333,7 +357,7 @@ class BodyWriter:
         if isinstance(e, ir.Attr):
             return self.attr(e, scope)
         if isinstance(e, ir.Call):
-            args = ", ".join(self.call_arg(e.func, i, a, scope) for i, a in enumerate(e.args))
+            args = ", ".join(self.call_args(e, scope))
             if e.func in self.gen.native_functions:
                 return f"rt.fn_{ident(e.func, '')}(m, ctx{', ' if args else ''}{args})"
             body = e.func in self.gen.body_functions
@@ -348,7 +372,7 @@ class BodyWriter:
         if isinstance(e, ir.BinOp):
             return f"rt.{_ARITH[e.op]}({self.expr(e.left, scope)}, {self.expr(e.right, scope)})"
         if isinstance(e, ir.Neg):
-            return f"rt.sub(0, {self.expr(e.operand, scope)})"
+            return f"rt.neg({self.expr(e.operand, scope)})"
         if isinstance(e, ir.Compare):
             return self.compare(e, scope)
         if isinstance(e, ir.Logic):
@@ -415,16 +439,49 @@ class BodyWriter:
         """`x == none` is an identity test; the other comparisons call one function per
         operator (rt.same, rt.lt, ...), so no operator is dispatched at play time."""
         left, right = self.expr(e.left, scope), self.expr(e.right, scope)
+        # `is` with a number or text literal is a SyntaxWarning in Python (and never true):
+        # such a comparison goes to rt.same, or with none is decided here
+        literal = _literal(left) or _literal(right)
         if e.op in ("==", "!=") and (isinstance(e.left, ir.NoneLit) or isinstance(e.right, ir.NoneLit)):
             other = right if isinstance(e.left, ir.NoneLit) else left
+            if _literal(other):  # a number or text is never none
+                return repr(e.op == "!=")
             return f"({other} is {'not ' if e.op == '!=' else ''}None)"
-        if e.op in ("==", "!=") and (self.identity(e.left, scope) or self.identity(e.right, scope)):
+        if e.op in ("==", "!=") and not literal and (self.identity(e.left, scope) or self.identity(e.right, scope)):
             return f"({left} is {'not ' if e.op == '!=' else ''}{right})"  # as rt.same does for these
         if e.op == "==":
             return f"rt.same({left}, {right})"
         if e.op == "!=":
             return f"(not rt.same({left}, {right}))"
         return f"rt.{_ORDER[e.op]}({left}, {right})"
+
+    def call_args(self, e: ir.Call, scope: Scope) -> list[str]:
+        """A call's arguments, positional, in the function's parameter order: a named
+        argument goes to its parameter's place, and a parameter left out takes its declared
+        default. A game function's Python signature has no defaults (a default such as
+        `you` depends on the caller), so every one of its parameters is passed; an engine
+        function's trailing parameters left out keep the engine's own defaults."""
+        decl = self.gen.function_decls.get(e.func)
+        if decl is None:  # the checker reports an unknown function first
+            return [self.call_arg(e.func, i, a, scope) for i, a in enumerate(e.args)]
+        position = {p.name: i for i, p in enumerate(decl.params)}
+        given: dict[int, str] = {}
+        for i, a in enumerate(e.args):  # written in source order: a hoisted choice is asked in that order
+            given[i] = self.call_arg(e.func, i, a, scope)
+        for name, a in e.kwargs.items():
+            if name not in position or position[name] in given:
+                raise CodegenError(f"{e.func}: bad argument {name!r}")  # the checker reports it first
+            given[position[name]] = self.call_arg(e.func, position[name], a, scope)
+        last = len(decl.params) - 1 if not decl.native else max(given, default=-1)
+        out: list[str] = []
+        for i, p in enumerate(decl.params[:last + 1]):
+            if i in given:
+                out.append(given[i])
+            elif p.default is not None:
+                out.append(self.default(p))
+            else:
+                raise CodegenError(f"{e.func}: no value for {p.name!r}")  # the checker reports it first
+        return out
 
     def call_arg(self, func: str, index: int, arg: ir.Expr, scope: Scope) -> str:
         """Arguments that name things (a field, a keyword, a region) pass as their name."""
@@ -449,7 +506,12 @@ class BodyWriter:
         where = f"(lambda v_it: {self.expr(e.where, inner, decide=False)})" if e.where is not None else "None"
         zone = self.expr(e.zone, scope, decide=False) if e.zone is not None else "None"
         count = self.expr(e.count, scope) if e.count is not None else "None"
-        found = (f"rt.query(m, ctx, {e.noun.lower()!r}, {e.adjectives!r}, {zone}, {where}"
+        adjectives = list(e.adjectives)
+        if e.det == "another" and e.noun.lower() not in ir.PLAYER_NOUNS and "other" not in adjectives:
+            # `another gem` is `other gem`: wherever it is read (a choice asked here, the
+            # source of a `choose`, a loop), the card whose rule runs is left out
+            adjectives.append("other")
+        found = (f"rt.query(m, ctx, {e.noun.lower()!r}, {adjectives!r}, {zone}, {where}"
                  f"{self.zone_plan(e, inner)})")
         if e.det in ("each", "every", "all") or not decide:
             return found
@@ -480,6 +542,16 @@ class BodyWriter:
         return f", (lambda v_it: {zone_test}), {card_test}"
 
 
+def _literal(code: str) -> bool:
+    """Is this generated Python a literal constant other than None/True/False (a number
+    or a string written by repr())? Python warns at `is` with one of those."""
+    try:
+        tree = ast.parse(code, mode="eval")
+    except SyntaxError:
+        return False
+    return isinstance(tree.body, ast.Constant) and not any(tree.body.value is v for v in (None, True, False))
+
+
 # card built-ins that hold a card, player or zone (or none)
 _ENTITY_BUILTINS = frozenset({"zone", "controller", "owner", "host"})
 _PLAIN_BUILTINS = frozenset({"name", "type", "owner", "controller", "zone", "host", "position", "face_down", "id"})
@@ -507,6 +579,7 @@ class CodeGenerator:
         self.functions: list[Function] = []
         self.handlers: list[tuple[str, str]] = []
         self.native_functions = {f.name for f in game.functions if f.native}
+        self.function_decls = {f.name: f for f in game.functions}
         # functions written with a { } body that can ask for something (a hoisted `a unit`
         # choice, a procedure call) are generators, driven by rt.run_pure — which reports
         # the request as an error; every other function is a plain Python function
@@ -622,6 +695,10 @@ class CodeGenerator:
                          f.body, scope, generator=f.name in self.body_functions)
         for i, s in enumerate(g.setup):
             self.add(("setup", str(i)), f"S_setup_{i}", [], _origin(s, "setup"), s.body, Scope())
+        for z in g.zones:
+            if z.capacity is not None:  # read as a card goes in (Match.room_in)
+                self.add_expr(("zone", z.name, "capacity"), ident(z.name, "ZC_"), [],
+                              _origin(z, f"capacity of {z.name}"), z.capacity, Scope())
         for flow in g.flows:
             for stage in flow.stages:
                 self.stage(flow.scope, stage, [])
@@ -636,6 +713,8 @@ class CodeGenerator:
         for ci, card in enumerate(g.cards):
             for ai, ability in enumerate(card.abilities):
                 self.ability(("card", card.name, str(ai)), f"C{ci}_{ai}", ability, Scope())
+            if card.play_condition is not None:
+                self.play_condition(("card", card.name, "play"), f"C{ci}_play", card)
         for k in g.keywords:
             keyword_params = {q.name for q in k.params}
             self.preamble = [f"{ident(q.name)} = rt.keyword_arg(m, ctx, {k.name!r}, {i!r})"
@@ -653,16 +732,12 @@ class CodeGenerator:
             # sets off move m.last_line into other files)
             writer.line(f"m.scenario_line = {sc.span.line!r}")
             writer.block(sc.setup, scope)
-            # actions that can answer something on the stack: stack/instant speed, or taken by a responder
-            stack_actions = {a.name for a in g.actions if a.speed in ("stack", "instant") or a.by == "responder"}
-            for si, stmt in enumerate(sc.body):
+            for stmt in sc.body:
                 writer.line(f"m.scenario_line = {stmt.span.line!r}")
                 writer.stmt(stmt, scope)
-                nxt = sc.body[si + 1] if si + 1 < len(sc.body) else None
-                # stack actions performed back to back respond to each other; anything
-                # else first lets the stack resolve (every player passes)
-                respond = isinstance(nxt, ir.Perform) and nxt.action in stack_actions and not nxt.expect_illegal
-                writer.line(f"yield from rt.checkpoint(m, resolve_stack={not respond!r})")
+                # the checks (state-based rules) after each statement; on the played flow
+                # what waits on the stack resolves only when everyone passes
+                writer.line("yield from rt.checkpoint(m)")
             self.functions.append(Function(f"X_{i}", [], _origin(sc, f"scenario {sc.name!r}"), writer.text()))
             self.handlers.append((repr(("scenario", str(i))), f"X_{i}"))
         if g.heuristic is not None:
@@ -716,6 +791,18 @@ class CodeGenerator:
         self.functions.append(Function(name, [], origin, writer.text()))
         self.handlers.append((repr(key), name))
 
+    def play_condition(self, key: tuple[str, ...], name: str, card: ir.CardDecl) -> None:
+        """A card's `play:` condition, read when a move would play the card: `self` (and
+        `card`) is the card, `you` the player playing it."""
+        assert card.play_condition is not None
+        writer = BodyWriter(self)
+        scope = Scope({"card"}, {"card"})
+        writer.line(f"{ident('card')} = ctx.self")
+        writer.line(f"return {writer.expr(card.play_condition, scope, decide=False)}")
+        self.functions.append(Function(name, [], _origin(card.play_condition, f"play condition of {card.name}"),
+                                       writer.text(), generator=False))
+        self.handlers.append((repr(key), name))
+
     def stage(self, scope_kind: str, stage: ir.StageDecl, parents: list[str]) -> None:
         path = [*parents, stage.name]
         self.add(("stage", scope_kind, *path), ident("__".join(path), "G_"), [],
@@ -737,7 +824,7 @@ class CodeGenerator:
                     if names else "pass")
         if t.condition is not None:
             writer.line(f"if not ({writer.expr(t.condition, inner, decide=False)}):")
-            writer.line("    return")
+            writer.line("    return rt.UNMET")  # did not fire (engine/coverage.py counts the others)
         writer.block(t.body, inner)
         self.functions.append(Function(name, ["args"], _origin(t, f"on {t.event}"), writer.text()))
         self.handlers.append((repr(key), name))

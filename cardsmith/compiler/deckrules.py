@@ -12,6 +12,7 @@ from typing import Any
 from cardsmith.compiler.static_eval import NotStatic, StaticEnv, as_bounds
 from cardsmith.dsl import ir
 from cardsmith.dsl.diagnostics import DiagnosticSink
+from cardsmith.values import OperationError
 
 
 def eligible_cards(game: ir.Game, env: StaticEnv, factions: list[Any] | None,
@@ -67,7 +68,7 @@ def check_deck_satisfiable(game: ir.Game, sink: DiagnosticSink) -> None:
     env = StaticEnv(game)
     try:
         low, _high = as_bounds(env.eval(size, {}))
-    except NotStatic:
+    except (NotStatic, OperationError):  # (a rule that fails is reported by the deck checker)
         return
     if low is None or low <= 0:
         return
@@ -80,7 +81,7 @@ def check_deck_satisfiable(game: ir.Game, sink: DiagnosticSink) -> None:
                 best = (capacity, label)
             if capacity >= low:
                 return
-    except NotStatic:
+    except (NotStatic, OperationError):  # (a rule that fails is reported by the deck checker)
         return
     if best is None:
         return

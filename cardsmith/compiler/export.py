@@ -17,6 +17,16 @@ from cardsmith.compiler.text import card_text, render_expr
 from cardsmith.dsl import ir
 
 
+class ExportExpansion(BaseModel):
+    """An expansion checked together with the game: which one, and which version of it
+    (print services and deck sites tell editions apart by it)."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    version: str
+    base: str = Field(description="the id of the game it adds to")
+
+
 class ExportGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str
@@ -27,7 +37,7 @@ class ExportGame(BaseModel):
     card_size: str
     card_width_mm: float
     card_height_mm: float
-    expansions: list[str] = Field(default_factory=list)
+    expansions: list[ExportExpansion] = Field(default_factory=list)
 
 
 class ExportCard(BaseModel):
@@ -125,7 +135,8 @@ def export_game(game: ir.Game) -> ExportDocument:
         game=ExportGame(name=g.name, id=g.id, version=g.version, description=g.description,
                         players=[g.players_min, g.players_max], card_size=g.card_size,
                         card_width_mm=g.card_width_mm, card_height_mm=g.card_height_mm,
-                        expansions=[e.name for e in game.expansions]),
+                        expansions=[ExportExpansion(name=e.name, version=e.version, base=e.base)
+                                    for e in game.expansions]),
         cardtypes=[ExportCardType(name=t.name, stats={f.name: f.type for f in t.stats},
                                   properties={f.name: f.type for f in t.properties}, enters=t.enters)
                    for t in game.cardtypes],

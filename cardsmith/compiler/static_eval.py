@@ -11,48 +11,43 @@ section's cards in decklist order (`deck.Garrison`), `deck.size` and `deck.cards
 pure functions of the core prelude (count, sum, min, max, any, first, last, values,
 size, abs, floor, ceil) and queries such as `all units in deck.Garrison where ...` are
 evaluated here too, so the deck checker needs no Python written for one game.
+
+What the operators and builtins do to values is cardsmith/values.py's: the compiled
+rules call the same functions at play time, so an expression means the same before play
+and during it. An operation that fails (`true + 1`, a division by zero) raises
+values.OperationError with the message play would give; NotStatic is only for what
+cannot be known before play.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from cardsmith import values
 from cardsmith.dsl import ir
+from cardsmith.dsl.diagnostics import DiagnosticSink
+from cardsmith.engine.state import EnumValue
+
+# An enum value before play is the engine's own EnumValue, so values.equal treats both alike.
+EnumVal = EnumValue
 
 
 def fold(op: str, a: int | Fraction, b: int | Fraction) -> int | Fraction | None:
-    """`a op b` as the rules compute it, for values known before play (None: a division
-    by zero). One definition for the static evaluator and the checker's constant folding."""
-    if op == "+":
-        return a + b
-    if op == "-":
-        return a - b
-    if op == "*":
-        return a * b
-    if b == 0:
-        return None
-    if op == "/":
-        q = Fraction(a) / Fraction(b)
-        return q.numerator if q.denominator == 1 else q
-    if op == "//":
-        return a // b
-    return a % b
+    """`a op b` as the rules compute it (values.arith), for the checker's constant
+    folding; None for a division by zero, which the checker reports where it is written."""
+    try:
+        return values.arith(op, a, b)
+    except values.OperationError as error:
+        if error.kind == "zero":
+            return None
+        raise
+
 
 class NotStatic(Exception):
     """The expression depends on a running match."""
-
-
-@dataclass(frozen=True)
-class EnumVal:
-    enum: str
-    name: str
-
-    def __str__(self) -> str:
-        return self.name
 
 
 @dataclass(frozen=True)
@@ -124,10 +119,10 @@ class StaticEnv:
         if isinstance(e, ir.Compare):
             return self.compare(e, env)
         if isinstance(e, ir.Logic):
-            left = bool(self.eval(e.left, env))
+            left = values.truth(self.eval(e.left, env))
             if e.op == "and":
-                return left and bool(self.eval(e.right, env))
-            return left or bool(self.eval(e.right, env))
+                return left and values.truth(self.eval(e.right, env))
+            return left or values.truth(self.eval(e.right, env))
         if isinstance(e, ir.Num):
             return e.num if e.den == 1 else Fraction(e.num, e.den)
         if isinstance(e, ir.Text):
@@ -136,6 +131,8 @@ class StaticEnv:
             return e.value
         if isinstance(e, ir.NoneLit):
             return None
+        if isinstance(e, ir.Dice):
+            return values.Dice(e.count, e.sides)
         if isinstance(e, ir.Ref):
             if e.name in env:
                 return env[e.name]
@@ -170,63 +167,39 @@ class StaticEnv:
                 return out
             raise NotStatic(e.name)
         if isinstance(e, ir.BinOp):
-            a, b = self.eval(e.left, env), self.eval(e.right, env)
-            if not isinstance(a, int | Fraction) or not isinstance(b, int | Fraction):
-                raise NotStatic("arithmetic on non-numbers")
-            folded = fold(e.op, a, b)
-            if folded is None:
-                raise NotStatic("division by zero")
-            return folded
+            return values.arith(e.op, self.eval(e.left, env), self.eval(e.right, env))
         if isinstance(e, ir.Neg):
-            v = self.eval(e.operand, env)
-            if not isinstance(v, int | Fraction):
-                raise NotStatic("negating a non-number")
-            return -v
+            return values.neg(self.eval(e.operand, env))
         if isinstance(e, ir.Not):
-            return not bool(self.eval(e.operand, env))
+            return not values.truth(self.eval(e.operand, env))
         if isinstance(e, ir.Contains):
+            coll = self.eval(e.collection, env)  # (first, as the compiled rule does: rt.contains(m, coll, item))
             item = self.eval(e.item, env)
-            coll = self.eval(e.collection, env)
-            if isinstance(coll, tuple) and len(coll) == 2 and not isinstance(coll, list):
-                low, high = coll
-                found = isinstance(item, int | Fraction) and (low is None or item >= low) and (
-                    high is None or item <= high)
-            elif isinstance(coll, list | set | frozenset):
-                found = any(_eq(item, x) for x in coll)
-            else:
-                raise NotStatic("'in' over a non-collection")
+            found = values.contains(coll.cards if isinstance(coll, DeckValue) else coll, item)
             return not found if e.negated else found
         if isinstance(e, ir.RangeExpr):
             low = self.eval(e.low, env) if e.low is not None else None
             high = self.eval(e.high, env) if e.high is not None else None
-            return (low, high)
+            return values.Range(low, high)
         if isinstance(e, ir.ListExpr):
             return [self.eval(i, env) for i in e.items]
+        if isinstance(e, ir.Index):
+            return values.index(self.eval(e.obj, env), self.eval(e.index, env))
         if isinstance(e, ir.IsTest):
             value = self.eval(e.value, env)
-            if isinstance(value, ir.CardDecl):
-                held = all(_card_is(self, value, w) for w in e.words)
-                return not held if e.negated else held
+            # only a card has qualities before play (a player is never static); any other
+            # value is not a Unit, not exhausted, ... as at play time
+            held = isinstance(value, ir.CardDecl) and all(_card_is(self, value, w) for w in e.words)
+            return not held if e.negated else held
         if isinstance(e, ir.Conditional):
-            chosen = e.then if bool(self.eval(e.condition, env)) else e.otherwise
+            chosen = e.then if values.truth(self.eval(e.condition, env)) else e.otherwise
             return self.eval(chosen, env)
         if isinstance(e, ir.Query):
             return self.query(e, env)
         raise NotStatic(type(e).__name__)
 
     def compare(self, e: ir.Compare, env: dict[str, Any]) -> bool:
-        a, b = self.eval(e.left, env), self.eval(e.right, env)
-        if e.op == "==":
-            return _eq(a, b)
-        if e.op == "!=":
-            return not _eq(a, b)
-        if not isinstance(a, int | Fraction) or not isinstance(b, int | Fraction):
-            return False
-        if e.op == "<":
-            return a < b
-        if e.op == "<=":
-            return a <= b
-        return a > b if e.op == ">" else a >= b
+        return values.compare(e.op, self.eval(e.left, env), self.eval(e.right, env))
 
     def call(self, e: ir.Call, env: dict[str, Any]) -> Any:
         """The core prelude's pure functions, and a game's own one-expression functions."""
@@ -234,9 +207,10 @@ class StaticEnv:
             raise NotStatic(f"{e.func} with named arguments")
         field = _field_name(e.args[1]) if e.func in ("sum", "values") and len(e.args) == 2 else None
         if field is not None:
-            items = _items(self.eval(e.args[0], env), e.func)
-            picked = [self.card_value(c, field) if isinstance(c, ir.CardDecl) else None for c in items]
-            return _sum(picked) if e.func == "sum" else picked
+            items = _items(self.eval(e.args[0], env))
+            picked = [self.card_value(c, field) if isinstance(c, ir.CardDecl) else c if values.is_number(c) else None
+                      for c in items]
+            return values.total(picked) if e.func == "sum" else picked
         args = [self.eval(a, env) for a in e.args]
         builtin = _BUILTINS.get(e.func)
         if builtin is not None:
@@ -254,7 +228,7 @@ class StaticEnv:
 
         Without a zone the query looks at the game's whole card catalogue.
         """
-        pool = self.game.cards if e.zone is None else _items(self.eval(e.zone, env), "a query")
+        pool = self.game.cards if e.zone is None else _items(self.eval(e.zone, env))
         out: list[ir.CardDecl] = []
         for card in pool:
             if not isinstance(card, ir.CardDecl):
@@ -282,85 +256,41 @@ def _field_name(e: ir.Expr) -> str | None:
     return None
 
 
-def _items(value: Any, what: str) -> list[Any]:
-    if isinstance(value, list | tuple | set | frozenset):
-        return list(value)
+def _items(value: Any) -> list[Any]:
+    """The items a list function or a query reads (values.items), a deck's cards too."""
     if isinstance(value, DeckValue):
         return value.cards
-    raise NotStatic(f"{what} over a non-list")
+    return values.items(value)
 
 
-def _numbers(values: list[Any]) -> list[int | Fraction]:
-    out: list[int | Fraction] = []
-    for v in values:
-        if v is None:
-            continue
-        if isinstance(v, bool) or not isinstance(v, int | Fraction):
-            raise NotStatic("arithmetic on non-numbers")
-        out.append(v)
-    return out
+def _arg(args: list[Any], i: int) -> Any:
+    return args[i] if i < len(args) else None
 
 
-def _sum(values: list[Any]) -> int | Fraction:
-    return sum(_numbers(values), 0)
+def _extreme_args(args: list[Any]) -> list[Any]:
+    first = _arg(args, 0)
+    return values.extreme_args(first.cards if isinstance(first, DeckValue) else first, _arg(args, 1))
 
 
-def _extreme(args: list[Any], pick: Any) -> Any:
-    numbers = _numbers(_items(args[0], "min/max") if len(args) == 1 else args)
-    return pick(numbers) if numbers else None
+def _end(args: list[Any], at: int) -> Any:
+    found = _items(_arg(args, 0))
+    return found[at] if found else None
 
 
-def _count(args: list[Any]) -> int:
-    return len(_items(args[0], "count")) if args else 0
-
-
-def _any(args: list[Any]) -> bool:
-    return any(v is not None and v is not False for v in _items(args[0], "any")) if args else False
-
-
-def _end(args: list[Any], index: int) -> Any:
-    items = _items(args[0], "first/last") if args else []
-    return items[index] if items else None
-
-
-def _one_number(args: list[Any]) -> int | Fraction:
-    numbers = _numbers(args[:1])
-    if not numbers:
-        raise NotStatic("a number is missing")
-    return numbers[0]
-
-
-def _floor(args: list[Any]) -> int:
-    return math.floor(_one_number(args))
-
-
-def _ceil(args: list[Any]) -> int:
-    return math.ceil(_one_number(args))
-
-
+# The core prelude's pure functions, as the engine's fn_* compute them (values.py).
 _BUILTINS: dict[str, Callable[[list[Any]], Any]] = {
-    "count": _count,
-    "size": _count,
-    "sum": lambda args: _sum(_items(args[0], "sum")) if args else 0,
-    "min": lambda args: _extreme(args, min),
-    "max": lambda args: _extreme(args, max),
-    "any": _any,
+    "count": lambda args: len(_items(_arg(args, 0))),
+    "size": lambda args: len(_items(_arg(args, 0))),
+    "sum": lambda args: values.total(_items(_arg(args, 0))),
+    "min": lambda args: values.smallest(_extreme_args(args)),
+    "max": lambda args: values.largest(_extreme_args(args)),
+    "any": lambda args: values.any_true(_items(_arg(args, 0))),
     "first": lambda args: _end(args, 0),
     "last": lambda args: _end(args, -1),
-    "abs": lambda args: abs(_one_number(args)),
-    "floor": _floor,
-    "ceil": _ceil,
+    "abs": lambda args: values.absolute(_arg(args, 0)),
+    "floor": lambda args: values.floor(_arg(args, 0)),
+    "ceil": lambda args: values.ceil(_arg(args, 0)),
 }
-
-
-def _eq(a: Any, b: Any) -> bool:
-    if isinstance(a, EnumVal) and isinstance(b, EnumVal):
-        return a.name == b.name
-    if isinstance(a, EnumVal) and isinstance(b, str):
-        return a.name == b
-    if isinstance(b, EnumVal) and isinstance(a, str):
-        return b.name == a
-    return bool(a == b)
 
 
 def _card_is(env: StaticEnv, card: ir.CardDecl, word: str) -> bool:
@@ -377,9 +307,75 @@ def _card_is(env: StaticEnv, card: ir.CardDecl, word: str) -> bool:
 
 def as_bounds(value: Any) -> tuple[int | None, int | None]:
     """A count rule (`30..`, `1..2`, `9`) as (low, high)."""
-    if isinstance(value, tuple):
-        low, high = value
+    if isinstance(value, values.Range):
+        low, high = value.low, value.high
         return (int(low) if low is not None else None, int(high) if high is not None else None)
     if isinstance(value, int):
         return value, value
     raise NotStatic("not a count")
+
+
+def check_static_values(game: ir.Game, sink: DiagnosticSink) -> None:
+    """Report the values fixed before play (params and mode settings, enum properties,
+    counter bounds, card fields and keyword arguments, defaults, region properties) whose
+    operation fails — `bonus + 1` with a param `bonus: any = none`. The engine computes
+    them with this evaluator when a match starts; without this check the mistake would
+    surface there, not at `cardsmith check` where the designer can see the line."""
+    env = StaticEnv(game)
+
+    def attempt(value: ir.Expr | None, what: str, scope: dict[str, Any] | None = None) -> None:
+        if value is None:
+            return
+        try:
+            env.eval(value, scope or {})
+        except values.OperationError as error:
+            sink.error(value.span, "CS0301", f"{what} cannot be computed: {error}",
+                       "this value is fixed before play; give it one the rules can compute")
+        except (NotStatic, RecursionError):
+            pass  # known only in play (or a function without end, which play reports)
+
+    for p in game.params:
+        attempt(p.value, f"param '{p.name}'")
+    for mode in game.modes:
+        for name, value in mode.overrides.items():
+            attempt(value, f"mode '{mode.name}' setting '{name}'")
+    for enum in game.enums:
+        for v in enum.values:
+            for name, value in v.properties.items():
+                attempt(value, f"{enum.name}.{v.name}'s '{name}'")
+    for counter in game.counters:
+        for bound in (counter.start, counter.min, counter.max):
+            attempt(bound, f"counter '{counter.name}'")
+    for ctype in game.cardtypes:
+        for f in (*ctype.stats, *ctype.properties):
+            attempt(f.default, f"the default of {ctype.name}'s '{f.name}'")
+    for card in game.cards:
+        for name, value in (*card.stats.items(), *card.properties.items()):
+            attempt(value, f"\"{card.name}\"'s '{name}'")
+        for use in _granted(card.keywords, card.abilities):
+            for value in use.args:
+                attempt(value, f"\"{card.name}\"'s {use.name}")
+        its_type = env.cardtypes.get(card.type)
+        if its_type is not None and its_type.token is not None:
+            attempt(its_type.token, f"{its_type.name}'s token rule for \"{card.name}\"", {"card": card})
+    for keyword in game.keywords:
+        for param in keyword.params:
+            attempt(param.default, f"the default of {keyword.name}'s '{param.name}'")
+        for use in _granted([], keyword.abilities):
+            for value in use.args:
+                attempt(value, f"{keyword.name}'s {use.name}")
+    defaults = [(p.name, p.params) for p in game.procedures] + [(f.name, f.params) for f in game.functions]
+    for owner, params in defaults:
+        for param in params:
+            if not (isinstance(param.default, ir.Ref) and param.default.name in ("self", "you", "none")):
+                attempt(param.default, f"the default of {owner}'s '{param.name}'")
+    for board in game.boards:
+        for region in board.regions:
+            for name, value in region.properties.items():
+                attempt(value, f"region '{region.name}''s '{name}'")
+
+
+def _granted(printed: list[ir.KeywordUse], abilities: list[ir.Ability]) -> list[ir.KeywordUse]:
+    """Keyword uses whose arguments are fixed before play: printed ones, and those a
+    static ability grants."""
+    return [*printed, *(use for a in abilities if isinstance(a, ir.Static) for use in a.grants)]

@@ -21,10 +21,12 @@ PLAYER_BUILTINS = {
 }
 ZONE_BUILTINS = {"cards": "cards", "size": "number", "owner": "player", "name": "text", "top": "card",
                  "bottom": "card"}
+# Names every rule may read. (`deck` and `factions` are not among them: they exist only
+# inside the `deck { }` rules, whose checker binds them, so a zone may be named `deck`.)
 GLOBAL_BUILTINS = {
     "you": "player", "opponent": "player", "current": "player", "players": "players",
-    "self": "card", "turn_number": "number", "round_number": "number", "deck": "deck",
-    "factions": "list", "winner": "player", "none": "none", "mode": "text",
+    "self": "card", "turn_number": "number", "round_number": "number",
+    "winner": "player", "none": "none", "mode": "text",
     "player_count": "number",
     "player1": "player", "player2": "player", "player3": "player", "player4": "player",
     "player5": "player", "player6": "player", "it": "card", "game_over": "bool", "drawn": "bool",
@@ -32,17 +34,38 @@ GLOBAL_BUILTINS = {
 }
 QUERY_ADJECTIVES = {"friendly", "enemy", "other", "token", "tokens", "attached", "unattached",
                     "face_down", "face_up"}
-PERIODS = {"turn", "round", "game", "combat"}
+# `until end of X` / `until your next X`: the turn, the round, or a stage or step by name.
+# (`until end of game` is rejected: it only repeats `permanently`.)
+PERIODS = {"turn", "round"}
 
-# Result types of the engine's native functions.
+# core prelude phrases that drive a scenario's played flow: errors anywhere else
+SCENARIO_STATEMENTS = {"pass_priority", "everyone_passes", "run_stage"}
+
+# Result types of the engine's native functions (first and last: see native_result).
 FUNCTION_RESULTS = {
     "count": "number", "sum": "number", "min": "number", "max": "number", "any": "bool",
-    "size": "number", "first": "card", "last": "card", "values": "list", "abs": "number",
+    "size": "number", "values": "list", "abs": "number",
     "floor": "number", "ceil": "number", "distance": "number", "cell": "cell", "position": "cell",
     "card_at": "card", "has_keyword": "bool", "keyword_value": "number", "opponents": "players",
     "next_player": "player", "create": "card", "in_region": "bool", "catalog": "list",
     "rank": "number", "copies_of": "number", "cells": "list",
 }
+# Natives whose result is one of their argument's items: typed by what the argument holds.
+ITEM_RESULTS = {"first", "last"}
+# what one item of each kind of collection is ("list": items of any kind)
+ITEM_TYPES = {"cards": "card", "zone": "card", "players": "player", "card": "card", "player": "player"}
+
+
+def native_result(name: str, args: list[str]) -> str:
+    """The result type of an engine function, given its arguments' types: `first(xs)` is
+    a card of cards, a player of players, and unknown ("any") of a list whose items the
+    checker does not track; `min`/`max` of text are text."""
+    if name in ITEM_RESULTS:
+        return ITEM_TYPES.get(args[0], "any") if args else "any"
+    if name in ("min", "max") and args and all(t == "text" for t in args):
+        return "text"
+    return FUNCTION_RESULTS.get(name, "any")
+
 
 TYPE_NAMES = {"number", "text", "bool", "player", "players", "card", "cards", "zone", "counter",
               "status", "dice", "cardname", "list", "any", "none", "cell", "field", "keyword",

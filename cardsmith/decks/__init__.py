@@ -8,7 +8,7 @@ Modules, one job each:
   model     Decklist / DeckReport, what the engine and the CLI consume
   show      derived values (the game's `summary` blocks), cost curve, type mix
   build     `deck new`: a legal deck following the game's decks/advice.md
-  library   load_decklist / library_decks for `play` and `simulate`
+  library   load_decklist / ready_decks for `play` and `simulate`
   cli       the typer sub-app `deck_app` (check, show, new)
 
 Diagnostic codes: CS1000 unreadable decklist, CS1001 unknown card, CS1002 card of

@@ -1,4 +1,5 @@
-"""Decklists as the engine takes them: from a file, or the ready decks of a library game.
+"""Decklists as the engine takes them: from a file, or a game's ready decks (the
+`decks/*.deck` files in its own folder: a library game's, or any other's).
 
 `play` and `simulate` deal decks they get from here. A deck that breaks its game's
 construction rules is never dealt: `load_decklist` raises `DeckError` carrying the full
@@ -53,4 +54,34 @@ def library_decks(game_id: str) -> dict[str, Decklist]:
     if not paths:  # a game outside the library (or without ready decks) has none
         return {}
     ctx = game_context(game_id)
+    return {p.stem: load_decklist(p, ctx) for p in paths}
+
+
+def game_folder(game: ir.Game) -> Path:
+    """The folder of a checked game: where the file declaring its `game` block lives."""
+    return Path(game.game.span.file).resolve().parent
+
+
+def ready_deck_paths(game: ir.Game) -> list[Path]:
+    """The ready decks of a game, wherever it lives: `decks/*.deck` in its own folder,
+    sorted by name. A game is found by its folder, not its id: a copy of a library game
+    that kept the library's id has its own decks (or none), never the library's."""
+    if not Path(game.game.span.file).is_file():  # checked from memory, not from a folder
+        return library_deck_paths(game.game.id)
+    decks = game_folder(game) / "decks"
+    if not decks.is_dir():
+        return []
+    return sorted(p for p in decks.glob(f"*{DECK_SUFFIX}") if p.is_file())
+
+
+def ready_decks(game: ir.Game) -> dict[str, Decklist]:
+    """The ready decks of a game by name (file stem), each checked against its rules.
+    The game must declare deck rules (`game.deck`) when it has any ready deck."""
+    paths = ready_deck_paths(game)
+    if not paths:
+        return {}
+    library = library_games().get(game.game.id)
+    if library is not None and paths == library_deck_paths(game.game.id):
+        return library_decks(game.game.id)  # the same files, checked once per process, hints quoting its rules
+    ctx = game_context(game)
     return {p.stem: load_decklist(p, ctx) for p in paths}

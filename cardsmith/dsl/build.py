@@ -27,6 +27,7 @@ from cardsmith.dsl.exprparse import (
     unescape,
 )
 from cardsmith.dsl.phrases import Pattern, PatternError, PatternTable, compile_pattern, matches
+from cardsmith.dsl.rulekeys import KINDS, rule_name
 from cardsmith.dsl.source import SourceFile, Span
 from cardsmith.dsl.structure import MAX_DEPTH, Entry
 from cardsmith.util.fastmodel import construct, span_of_token
@@ -45,7 +46,7 @@ TOP_LEVEL = (
     "game", "expansion", "param", "mode", "enum", "counter", "status", "zone", "board", "cardtype",
     "card", "keyword", "event", "procedure", "native", "function", "setup", "turn", "round",
     "action", "check", "scoring", "heuristic", "deck", "layout", "sheet", "reference", "scenario",
-    "on", "before", "after", "instead",
+    "on", "before", "after", "instead", "coverage",
 )
 
 # `{name}` in a keyword's reminder text (as in phrase patterns).
@@ -56,12 +57,15 @@ MAX_PLAYERS = 16
 MAX_FONT_PT = 200.0
 
 KEYWORD_LIKE = {"true", "false", "none"}
+# Declarations that introduce a name rules refer to (see Builder.broken).
+DECLARING_HEADS = frozenset({"param", "enum", "counter", "status", "zone", "board", "cardtype", "keyword", "event",
+                             "procedure", "native", "function", "action"})
 # Words the expression grammar reserves (determiners and connectives), which therefore
 # cannot be variable names.
 RESERVED_NAMES = {"a", "an", "each", "every", "another", "one", "and", "or", "not", "in", "is", "of",
                   "if", "then", "else", "where", "from", "by", "to"}
 # Properties every card may have, whatever its type.
-CARD_PROPERTIES = ("type", "text", "flavour", "art", "copies", "keywords", "attach", "play")
+CARD_PROPERTIES = ("type", "text", "flavour", "art", "copies", "keywords", "play")
 
 
 @dataclass
@@ -105,6 +109,9 @@ class Builder:
         self.parts = Parts()
         self.expansion: str | None = None
         self.source: SourceFile = SourceFile("<none>", "")
+        # names whose declaration could not be built (its error is reported once, there):
+        # the checker keeps their uses quiet instead of calling each one unknown
+        self.broken: set[str] = set()
 
     # ------------------------------------------------------------ diagnostics
 
@@ -140,8 +147,8 @@ class Builder:
     def _collect_procedure(self, entry: Entry) -> None:
         try:
             name, params, pattern_tokens = self.parse_tail(entry, "proc_tail")
-        except ExprSyntaxError as exc:
-            self._expr_error(exc, entry, f"the {entry.name} declaration")
+        except ExprSyntaxError:
+            self._salvage_phrases(entry)  # the error is reported when declarations are built
             return
         proc = str(name)
         if proc in self.signatures:
@@ -154,6 +161,22 @@ class Builder:
                 self.patterns.add(compile_pattern(proc, text, param_names))
             except PatternError as exc:
                 self.error(self._tok_span(entry, tok), "CS0602", f"bad phrase pattern: {exc}")
+
+    def _salvage_phrases(self, entry: Entry) -> None:
+        """A procedure whose header does not parse is still known by name, and its phrase
+        patterns (the quoted strings of the header) still match its uses: so those uses
+        neither become "unknown statement" errors nor bind to some other procedure."""
+        name = self._first_word(entry)
+        if name is None or name in self.signatures:
+            return
+        self.broken.add(name)
+        for tok in entry.items:
+            if tok.type == "STRING":
+                text = unescape(str(tok))
+                try:
+                    self.patterns.add(compile_pattern(name, text, set(_PLACEHOLDER.findall(text))))
+                except PatternError:
+                    continue
 
     # ------------------------------------------------------------ helpers
 
@@ -310,7 +333,16 @@ class Builder:
         try:
             builder(entry)
         except ExprSyntaxError as exc:
+            self._declaration_failed(entry, exc)
             self._expr_error(exc, entry, f"the {entry.name} declaration")
+
+    def _declaration_failed(self, entry: Entry, exc: ExprSyntaxError) -> None:
+        """The declaration is dropped, but its name stays known as broken (see `broken`),
+        and the error says why its uses are not reported one by one."""
+        name = self._first_word(entry)
+        if name is not None and entry.name in DECLARING_HEADS:
+            self.broken.add(name)
+            exc.hint = exc.hint or f"{entry.name} '{name}' is left out until this is fixed; its uses are not checked"
 
     def _needs_block(self, entry: Entry) -> bool:
         if entry.block is None:
@@ -358,9 +390,23 @@ class Builder:
         self._walk(entry, "game", {
             "id": set_word("id"), "players": players, "card_size": card_size,
             "version": set_text("version"), "description": set_text("description"),
-            "first_player": set_word("first_player"),
+            "first_player": set_word("first_player"), "turn_limit": lambda e: self._turn_limit(e, fields),
         })
         self.parts.games.append(ir.GameDecl(span=entry.span(), **fields))
+
+    def _turn_limit(self, e: Entry, fields: dict[str, Any]) -> None:
+        """`turn_limit: 500`: the turns (or rounds) a match may last before it stops
+        without a winner — a whole number from 1 to ir.MAX_TURN_LIMIT."""
+        item = e.items[0] if len(e.items) == 1 else None
+        if item is not None and item.type == "NUMBER" and "." not in item and not number_too_large(item) \
+                and 1 <= int(item) <= ir.MAX_TURN_LIMIT:
+            fields["turn_limit"] = int(item)
+            return
+        written = e.items_text() or "nothing"
+        self.error(e.items_span(), "CS0301",
+                   f"turn_limit must be a whole number from 1 to {ir.MAX_TURN_LIMIT:,}, not {written}",
+                   f"a match stops without a winner after this many turns (default {ir.DEFAULT_TURN_LIMIT:,}); "
+                   "write turn_limit: 500")
 
     def _card_size(self, e: Entry, fields: dict[str, Any]) -> None:
         if len(e.items) == 1 and e.items[0].type == "WORD":
@@ -486,6 +532,7 @@ class Builder:
         try:
             name, scope = self.parse_tail(entry, "scope_tail")
         except ExprSyntaxError as exc:
+            self._declaration_failed(entry, exc)
             self._expr_error(exc, entry, f"the {entry.name} declaration")
             return None
         scope = scope or "shared"
@@ -578,9 +625,17 @@ class Builder:
         def label(e: Entry) -> None:
             fields["label"] = self.text(e) or ""
 
+        def removed_stack(e: Entry) -> None:
+            # removed: nothing but "at most one" read it — the engine keeps the effects
+            # waiting to resolve itself, never as cards in a zone
+            self.error(e.head_span(), "CS0206", "'stack' on a zone is not part of the language any more",
+                       "remove it: effects of `speed: stack` moves wait on the engine's own stack (the "
+                       "play screen shows them); a zone your rules move cards to while they wait is an "
+                       "ordinary zone")
+
         if entry.block is not None:
             self._walk(entry, f"zone '{name}'", {
-                "ordered": flag("ordered"), "stack": flag("stack"), "visibility": visibility,
+                "ordered": flag("ordered"), "stack": removed_stack, "visibility": visibility,
                 "capacity": capacity, "board": board, "label": label,
                 "hidden": lambda e: fields.__setitem__("visibility", "hidden"),
                 "public": lambda e: fields.__setitem__("visibility", "public"),
@@ -774,8 +829,14 @@ class Builder:
                     fields["copies"] = copies
             elif key == "keywords":
                 fields["keywords"].extend(self.keyword_uses(sub))
-            elif key in ("attach", "play"):
-                fields["attach" if key == "attach" else "play_condition"] = self.expr(sub, f"'{key}'")
+            elif key == "attach":
+                # removed: nothing ever read it (a card was played unattached); the rules
+                # that play a card attach it, with the host chosen like any target
+                self.error(sub.head_span(), "CS0206", "'attach:' on a card is not part of the language any more",
+                           "write the attachment in the action that plays the card: "
+                           "choose t from a matching card, then attach c to t")
+            elif key == "play":
+                fields["play_condition"] = self.expr(sub, "'play'")
             elif info is not None and key in info.stats:
                 value = self.expr(sub, f"stat '{key}'")
                 if value is not None:
@@ -1005,8 +1066,12 @@ class Builder:
                 fields["steps"].append(self.stage(sub))
             elif sub.is_prop and sub.name == "actions":
                 fields["actions"] = self.words(sub)
-            elif sub.name in ("responses", "simultaneous", "automated", "always") and not sub.block:
+            elif sub.name in ("responses", "simultaneous", "always") and not sub.block:
                 fields[sub.name] = self.flag(sub)
+            elif sub.name == "automated" and not sub.block:
+                # removed: it only restated "no actions: line" and nothing read it
+                self.error(sub.head_span(), "CS0206", "'automated' is not part of the language any more",
+                           "remove it: a stage without an 'actions:' line runs by itself")
             elif sub.is_prop and sub.name == "pass":
                 fields["passing"] = self.flag(sub)
             elif sub.is_prop and sub.name == "skip":
@@ -1024,7 +1089,7 @@ class Builder:
             self.error(entry.span(), "CS0204", 'write action name "Label" { ... }')
             return
         label = self._string_item(entry, 1) or name.replace("_", " ").capitalize()
-        fields: dict[str, Any] = {"name": name, "label": label, "cost": [], "during": []}
+        fields: dict[str, Any] = {"name": name, "label": label, "cost": []}
         rest: list[Entry] = []
         for sub in entry.block or []:
             if sub.is_prop and sub.name == "by":
@@ -1035,7 +1100,9 @@ class Builder:
                     self.error(sub.items_span(), "CS0301", f"unknown actor '{value}'",
                                "use current, any or responder")
             elif sub.is_prop and sub.name == "during":
-                fields["during"] = self.words(sub)
+                # removed: it restated the stages' 'actions:' lists, and nothing checked they agreed
+                self.error(sub.head_span(), "CS0206", "'during:' is not part of the language any more",
+                           f"list '{name}' in the 'actions:' line of each stage where it may be taken")
             elif sub.is_prop and sub.name == "speed":
                 self._speed(sub, fields)
             elif sub.is_prop and sub.name in ("condition", "limit"):
@@ -1067,6 +1134,55 @@ class Builder:
             self.error(entry.span(), "CS0204", "scoring needs a 'score:' expression")
             return
         self.parts.scoring.append(ir.ScoringDecl(span=entry.span(), score=score, tiebreak=tiebreak))
+
+    def top_coverage(self, entry: Entry) -> None:
+        """`coverage { action concede: "random agents never concede" }`: rules the
+        dead-rule report may find never happening, each with its reason. The keys are
+        checked against the game's rules by the checker (they may name a card or keyword
+        of any file)."""
+        if entry.items:
+            self.error(entry.items_span(), "CS0205", "a coverage block takes no name", "write coverage { ... }")
+        if not self._needs_block(entry):
+            return
+        for sub in entry.block or []:
+            exclusion = self._coverage_line(sub)
+            if exclusion is not None:
+                self.parts.add("coverage", exclusion)
+
+    def _coverage_line(self, sub: Entry) -> ir.CoverageExclusion | None:
+        example = 'write KIND NAME: "why simulated matches never see it", e.g. action concede: "agents never concede"'
+        if sub.is_prop or sub.block is not None:
+            self.error(sub.head_span(), "CS0205", f"'{sub.name}' does not name a rule here", example)
+            return None
+        colons = [i for i, t in enumerate(sub.items) if t.type == "PCOLON"]
+        key_tokens = sub.items[:colons[-1]] if colons else sub.items
+        words: list[tuple[str, bool]] = [(sub.name, False)]
+        for tok in key_tokens:
+            if tok.type in ("STRING", "LONG_STRING"):
+                words.append((unescape(str(tok)), True))
+            elif tok.type in ("WORD", "NUMBER") or str(tok) == ".":
+                words.append((str(tok), False))
+            else:
+                self.error(self._tok_span(sub, tok), "CS0301", f"'{tok}' cannot be part of a rule's name", example)
+                return None
+        name = rule_name(words)
+        src = sub.source
+        assert src is not None
+        last = key_tokens[-1] if key_tokens else sub.head
+        span = src.span(sub.head.start_pos or 0, last.end_pos or 0)
+        if sub.name not in KINDS:
+            self.error(sub.head_span(), "CS0202", f"unknown kind of rule '{sub.name}'",
+                       did_you_mean(sub.name, KINDS) or "a rule is one of: " + ", ".join(KINDS))
+            return None
+        reason_tokens = sub.items[colons[-1] + 1:] if colons else []
+        reason = "".join(unescape(str(t)) for t in reason_tokens) \
+            if reason_tokens and all(t.type in ("STRING", "LONG_STRING") for t in reason_tokens) else None
+        if not reason or not reason.strip():
+            self.error(span if not reason_tokens else self._tok_span(sub, reason_tokens[0]), "CS0204",
+                       f"'{name}' is excluded without a reason",
+                       f'say why simulated matches never see it: {name}: "..."')
+            return None
+        return ir.CoverageExclusion(span=span, rule=name, reason=reason)
 
     def top_heuristic(self, entry: Entry) -> None:
         value: ir.Expr | None = None
@@ -1281,6 +1397,12 @@ class Builder:
                 fields["mode"] = self.word(sub)
             elif sub.name == "setup" and not sub.is_prop:
                 fields["setup"] = self.body(sub)
+            elif sub.is_prop and sub.name == "setup":
+                if self.word(sub) == "game":
+                    fields["game_setup"] = True
+                else:
+                    self.error(sub.items_span(), "CS0301", "'setup:' takes the word 'game'",
+                               "write 'setup: game' to begin with the game's own setup, or a 'setup { ... }' block")
             else:
                 rest.append(sub)
         fields["body"] = self.statements(rest, entry)
@@ -1534,6 +1656,8 @@ class Builder:
     def _no_phrase(self, entry: Entry, tokens: list[Token]) -> None:
         head = entry.name
         span = entry.span()
+        if head in self.broken:
+            return  # `proc(args)` of a procedure whose declaration failed (reported there)
         candidates = [p for p in self.patterns.candidates(head) if p.first_literal == head.lower()]
         if candidates:
             literals = set().union(*(p.literals for p in candidates))

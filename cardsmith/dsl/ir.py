@@ -15,6 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from cardsmith.dsl.source import Span
 from cardsmith.util.fastmodel import fill
 
+# a game's `turn_limit` when it declares none (GameDecl.turn_limit), and the most it may declare
+DEFAULT_TURN_LIMIT = 3000
+MAX_TURN_LIMIT = 100_000
+
 
 class Node(BaseModel):
     """Every IR node. Built only by our own builder from checked source, so `Node(...)`
@@ -378,6 +382,9 @@ class GameDecl(Node):
     version: str = "0.1"
     description: str = ""
     first_player: str = "random"
+    # the most turns (or rounds) a played match may last before it stops without a winner:
+    # a guard against rules that never end, which `cardsmith simulate` reports when hit
+    turn_limit: int = DEFAULT_TURN_LIMIT
 
 
 class ExpansionDecl(Node):
@@ -440,7 +447,6 @@ class ZoneDecl(Node):
     visibility: Literal["hidden", "owner", "public"] = "public"
     capacity: Expr | None = None
     board: str | None = None
-    stack: bool = False
     label: str = ""
 
 
@@ -556,7 +562,6 @@ class CardDecl(Node):
     flavour: str | None = None
     art: str | None = None
     copies: int = 1
-    attach: Expr | None = None
     play_condition: Expr | None = None
     abilities: list[Ability] = Field(default_factory=list)
     expansion: str | None = None
@@ -583,7 +588,6 @@ class ProcedureDecl(Node):
     patterns: list[str] = Field(default_factory=list)
     body: list[Stmt] = Field(default_factory=list)
     native: bool = False
-    returns: str | None = None
 
 
 class FunctionDecl(Node):
@@ -602,7 +606,6 @@ class StageDecl(Node):
     actions: list[str] = Field(default_factory=list)
     responses: bool = False
     simultaneous: bool = False
-    automated: bool = False
     skip: Expr | None = None
     label: str = ""
     # runs even after `end the turn` (end-of-turn clean-up: Two Kingdoms' dusk)
@@ -629,7 +632,6 @@ class ActionDecl(Node):
     name: str
     label: str
     by: Literal["current", "any", "responder"] = "current"
-    during: list[str] = Field(default_factory=list)
     speed: Literal["immediate", "stack", "instant"] = "immediate"
     condition: Expr | None = None
     limit: Expr | None = None
@@ -646,6 +648,17 @@ def seat_range(game: Game, mode: str | None) -> tuple[int, int]:
             low = declared.players_min if declared.players_min is not None else low
             high = declared.players_max if declared.players_max is not None else high
     return low, high
+
+
+def default_mode(game: Game, players: int | None) -> str | None:
+    """The mode a match is played in when none is named: the first declared mode that
+    allows this many players (the first declared mode when the count is not given); None
+    for a game without modes, or when no mode allows the count (the params' own values)."""
+    for declared in game.modes:
+        low, high = seat_range(game, declared.name)
+        if players is None or low <= players <= high:
+            return declared.name
+    return None
 
 
 def action_parameters(body: list[Stmt]) -> int:
@@ -742,12 +755,23 @@ class ReferenceDecl(Node):
     properties: dict[str, Expr] = Field(default_factory=dict)
 
 
+class CoverageExclusion(Node):
+    """One line of a `coverage { }` block: a rule (named as the dead-rule report names
+    it, compiler/rulenames.py) that simulated matches may never see happen, and why."""
+
+    kind: Literal["coverage"] = "coverage"
+    rule: str
+    reason: str
+
+
 class ScenarioDecl(Node):
     kind: Literal["scenario"] = "scenario"
     name: str
     players: int = 2
     mode: str | None = None
     seed: int = 1
+    # `setup: game`: the game's own setup runs first (then the `setup { }` block, if any)
+    game_setup: bool = False
     setup: list[Stmt] = Field(default_factory=list)
     body: list[Stmt] = Field(default_factory=list)
 
@@ -785,6 +809,7 @@ class Game(BaseModel):
     scenarios: list[ScenarioDecl] = Field(default_factory=list)
     triggers: list[Trigger] = Field(default_factory=list)
     hooks: list[Hook] = Field(default_factory=list)
+    coverage: list[CoverageExclusion] = Field(default_factory=list)
 
 
 # Validators are built on first use (defer_build), not at import: a command that never

@@ -101,12 +101,17 @@ class HumanAgent:
     def choose(self, match: PlayedMatch, actions: list[Action]) -> Action:
         seat = actions[0].player
         view = match.observation(seat)
+        shown = Labels(match)
         lines = [f"-- turn {view['turn']}, {view['current']} to play; you are {view['you']} --"]
+        if match.mode is not None:
+            lines.append(f"  mode: {shown.mode(match.mode)}")
         for p in view["players"]:
-            lines.append(f"  {p['name']}: {p['counters']}")
+            lines.append(f"  {p['name']}: {shown.counters(p['counters'])}")
+        if view["shared"]:
+            lines.append(f"  shared: {shown.counters(view['shared'])}")
         for z in view["zones"]:
-            names = ", ".join(c.get("name", "?") for c in z["cards"]) if z["cards"] else f"{z['size']} card(s)"
-            lines.append(f"  {z['zone']}{' of ' + z['owner'] if z['owner'] else ''}: {names}")
+            names = ", ".join(shown.card(c) for c in z["cards"]) if z["cards"] else f"{z['size']} card(s)"
+            lines.append(f"  {shown.zone(z['zone'])}{' of ' + z['owner'] if z['owner'] else ''}: {names}")
         for waiting in view["waiting"]:
             lines.append(f"  waiting on the stack: {waiting['effect']} ({waiting['player']})")
         pending = match.pending
@@ -122,6 +127,36 @@ class HumanAgent:
             if answer.isdigit() and int(answer) < len(actions):
                 return actions[int(answer)]
             self.show(f"please answer a number from 0 to {len(actions) - 1}")
+
+
+class Labels:
+    """The names a person at the table sees: a mode, counter, status or zone by its
+    `label:` when the game gives one (rules keep naming them by identifier)."""
+
+    def __init__(self, match: PlayedMatch) -> None:
+        game = match.game.ir
+        self.modes = {m.name: m.label for m in game.modes if m.label}
+        self.names = {c.name: c.label for c in game.counters if c.label}
+        self.names.update({s.name: s.label for s in game.statuses if s.label})
+        self.zones = {z.name: z.label for z in game.zones if z.label}
+
+    def mode(self, name: str) -> str:
+        return self.modes.get(name, name)
+
+    def zone(self, name: str) -> str:
+        return self.zones.get(name, name)
+
+    def counters(self, values: dict[str, Any]) -> str:
+        return ", ".join(f"{self.names.get(name, name)} {value}" for name, value in values.items()) or "-"
+
+    def card(self, seen: dict[str, Any]) -> str:
+        """A card as the viewer sees it: its name and id, then its statuses and the
+        counters it carries (those not at 0)."""
+        if seen.get("hidden"):
+            return "(face down)"
+        marks = [self.names.get(s, s) for s in seen.get("statuses", [])]
+        marks += [f"{self.names.get(k, k)} {v}" for k, v in seen.get("counters", {}).items() if v]
+        return f"{seen.get('name', '?')}#{seen.get('id', '?')}" + (f" ({', '.join(marks)})" if marks else "")
 
 
 AGENT_KINDS = "random, greedy, search, search:ITERATIONS or search:MILLISECONDSms"

@@ -13,6 +13,7 @@ and `apply` answers it.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from typing import Any
 from cardsmith.dsl import ir
 from cardsmith.engine import offers
 from cardsmith.engine import runtime as rt
+from cardsmith.engine.coverage import PASSED_OVER, RUN, SKIPPED, Tally
 from cardsmith.engine.match import ENDLESS, Match, _NotAnOption, _offers
 from cardsmith.engine.replica import Rebuilder, portable
 from cardsmith.engine.state import Card, Player
@@ -28,7 +30,8 @@ from cardsmith.engine.state import Card, Player
 # the most parameter combinations one action (or ability) offers in one window; past it
 # the rest are not offered and the match counts the cut (offers_cut), which soaks report
 MAX_COMBINATIONS = 1000
-MAX_TURNS = 3000
+# a game's turn limit when it declares none (`turn_limit:` in `game`, GameDecl.turn_limit)
+MAX_TURNS = ir.DEFAULT_TURN_LIMIT
 # the most moves (actions and passes) one stage's window may take before it closes: a
 # bound on rules where players could keep acting without end
 MAX_WINDOW_MOVES = 1000
@@ -42,6 +45,15 @@ class Action:
     player: int
     description: str
     payload: Any
+
+
+class Pause:
+    """A point a scenario asked the flow to stop at (engine/scenario_flow.py): the start
+    of a turn, or a named stage once its statements and steps have run. Played matches
+    never set one (`pause_at` stays None)."""
+
+    def __init__(self, where: tuple[str, ...]) -> None:
+        self.where = where
 
 
 class ActionWindow:
@@ -62,8 +74,11 @@ class PlayedMatch(Match):
     could do (by default such a window passes by itself: a person is asked only when
     they have a real choice)."""
 
-    def __init__(self, *args: Any, stops: Iterable[int] = (), **kwargs: Any) -> None:
+    pause_every_stage = False  # scenarios stop at each stage's start (engine/scenario_flow.py)
+
+    def __init__(self, *args: Any, stops: Iterable[int] = (), tally: Tally | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.tally = tally  # counts for the dead-rule report (engine/coverage.py); never logged
         self.flow_active = True
         self.stops = frozenset(stops)
         self.history: list[int] = []
@@ -77,13 +92,19 @@ class PlayedMatch(Match):
         self._seals = 0
         self.cards_played: list[tuple[int, str]] = []
         self.offers_cut: Counter[str] = Counter()  # windows where a move's combinations passed the cap
+        self._picks_cut = False  # a probed pick of several cards had more combinations than offered
         extra = {"stops": sorted(self.stops)} if self.stops else {}
         self.record("match", game=self.game.ir.game.id, seed=self.seed, players=len(self.players), mode=self.mode,
                     decks=self.decks, **extra)
-        self._flow = self._run()
         self._pending: Any = None
         self.error: str | None = None
         self.out_of_turns = False
+        self.pause_at: tuple[str, ...] | None = None  # only scenarios stop the flow (Pause)
+        self._begin()
+
+    def _begin(self) -> None:
+        """Start the flow and run it to the first decision (a scenario starts it later)."""
+        self._flow: Generator[Any, Any, None] | None = self._run()
         self._advance(None)
 
     # ---------------------------------------------------------------- the public API
@@ -119,6 +140,19 @@ class PlayedMatch(Match):
                     and value.zone.owner is self.players[chosen.player]:
                 self.cards_played.append((chosen.player, value.name))
         self._advance(chosen.payload)
+
+    @staticmethod
+    def _played(player: Player, picked: list[Any]) -> list[Card]:
+        """The cards `player` plays with a move's parameters: each card (also inside a pick
+        of several) that they take out of a zone only they can see — their hand. (The
+        `played` event; cards_played, a soak's tally, also counts answers to later choices.)"""
+        found: list[Card] = []
+        for value in picked:
+            for card in value if isinstance(value, list) else [value]:
+                if isinstance(card, Card) and card.zone is not None and card.zone.visibility == "owner" \
+                        and card.zone.owner is player:
+                    found.append(card)
+        return found
 
     @property
     def pending(self) -> Any:
@@ -322,6 +356,7 @@ class PlayedMatch(Match):
     # ---------------------------------------------------------------- driving the flow
     def _advance(self, reply: Any) -> None:
         self.steps = 0  # the loop guard counts the steps between two decisions
+        assert self._flow is not None
         try:
             request = self._flow.send(reply)
             while isinstance(request, rt.BeginSimultaneous | rt.EndSimultaneous) or (
@@ -335,8 +370,7 @@ class PlayedMatch(Match):
                     request = self._flow.throw(self.fizzle(request))  # the effect that asked stops
                     continue
                 # a forced choice (one option, or an optional one with none: nothing) needs no decision
-                answer = request.options[0] if isinstance(request, rt.Choose) and request.options else None
-                request = self._flow.send(answer)
+                request = self._flow.send(self._forced_answer(request))
             self._pending = request
         except StopIteration:
             self._pending = None
@@ -344,10 +378,18 @@ class PlayedMatch(Match):
             # no effect around the empty choice to fizzle: the rules themselves (a stage, a
             # procedure the turn calls) needed a choice that has no option
             self._stop(self.nothing_to_choose())
-        except (rt.RulesError, rt.ExpectationFailed) as error:
+        except rt.ExpectationFailed as error:
+            if self.reports_expectations:
+                raise  # a scenario fails at its own line
+            self._stop(f"{error} (line {self.last_line})")
+        except rt.RulesError as error:
             self._stop(f"{error} (line {self.last_line})")
         except RecursionError:
             self._stop(f"{ENDLESS} (line {self.last_line})")
+
+    def _forced_answer(self, request: Any) -> Any:
+        """The answer to a choice with one option (or an optional one with none)."""
+        return request.options[0] if isinstance(request, rt.Choose) and request.options else None
 
     def _open_seal(self) -> None:
         """A simultaneous decision begins: picks from now on are sealed until it ends."""
@@ -376,15 +418,23 @@ class PlayedMatch(Match):
         for player, names in zip(self.players, self.decks, strict=False):
             zone = self.zone("deck", player)
             for name in names:
-                self.create_card(name, zone, player)
+                self.create_card(name, zone, player, top=False)
 
     def _run(self) -> Generator[Any, Any, None]:
+        yield from self._prologue()
+        yield from self._turns()
+
+    def _prologue(self) -> Generator[Any, Any, None]:
+        """Before the first turn: decklists dealt, `game_started`, the game's setup, checks."""
         ctx = rt.Ctx(self.current, None)
         self.deal_decks()
         yield from self.emit(ctx, "game_started", [])
         for i in range(len(self.game.ir.setup)):
             yield from self.game.handlers[("setup", str(i))](self, ctx)
         yield from self.run_checks()
+
+    def _turns(self) -> Generator[Any, Any, None]:
+        """The first player, then rounds of turns until the game ends (or the turn limit)."""
         turn_flow = next((f for f in self.game.ir.flows if f.scope == "turn"), None)
         round_flow = next((f for f in self.game.ir.flows if f.scope == "round"), None)
         if self.over or (turn_flow is None and round_flow is None):
@@ -392,6 +442,8 @@ class PlayedMatch(Match):
         self.current = yield from self._first_player()
         while not self.over:
             ctx = rt.Ctx(self.current, None)
+            for each in self.players:
+                self._expire(f"next:round:{each.name}")
             self.reset_counters("start of round", None)
             yield from self.emit(ctx, "round_started", [self.round_number])
             if turn_flow is not None:
@@ -406,8 +458,9 @@ class PlayedMatch(Match):
             self.round_number += 1
             if turn_flow is None:  # everyone acts together: each round is the game's turn
                 self.turn_number += 1
-            if self.turn_number > MAX_TURNS or self.round_number > MAX_TURNS:
-                self.error = f"no winner after {MAX_TURNS} turns"
+            limit = self.game.ir.game.turn_limit
+            if self.turn_number > limit or self.round_number > limit:
+                self.error = f"no winner after {limit} turns"
                 self.out_of_turns = True  # the turn limit, not a broken rule (soaks count it unended)
                 self.over = True
 
@@ -430,7 +483,8 @@ class PlayedMatch(Match):
         keep; an extra turn is taken at once, inside the round, and uses up nobody's place."""
         due = len(rt.players(self))
         taken = 0
-        while (taken < due or self.extra_turn_now) and not self.over and self.turn_number <= MAX_TURNS:
+        limit = self.game.ir.game.turn_limit
+        while (taken < due or self.extra_turn_now) and not self.over and self.turn_number <= limit:
             player = self.current
             if player is None or player.eliminated:
                 player = self.following(player)
@@ -455,29 +509,47 @@ class PlayedMatch(Match):
     def _turn(self, flow: ir.FlowDecl, player: Player) -> Generator[Any, Any, None]:
         ctx = rt.Ctx(player, None)
         self.taken.clear()  # action limits count per turn
+        self._expire(f"next:turn:{player.name}")  # what they did "until your next turn" lapses
         self.reset_counters("start of turn", player)
-        yield from self.emit(ctx, "turn_started", [player])
-        yield from self._stages(flow, "turn", player)
+        self.turn_player = player  # losing the game now ends this turn (Match.native_lose_game)
+        try:
+            yield from self.emit(ctx, "turn_started", [player])
+            yield from self._stages(flow, "turn", player)
+        finally:
+            self.turn_player = None
         yield from self.emit(ctx, "turn_ended", [player])
         self.reset_counters("end of turn", player)
         self._expire("turn")
 
     def _stages(self, flow: ir.FlowDecl, scope: str, player: Player) -> Generator[Any, Any, None]:
         """The stages in order. After `end the turn` only the stages marked `always` run."""
-        self.end_turn_requested = False
+        self.end_turn_requested = scope == "turn" and player.eliminated  # (lost as their turn began)
+        if self.pause_at == ("begin", scope):
+            yield Pause(("begin", scope))
         for stage in flow.stages:
             if self.over:
                 return
             if self.end_turn_requested and not stage.always:
+                if self.tally is not None:
+                    self.tally.stage(scope, [stage.name], PASSED_OVER)
                 continue
             yield from self._stage(stage, scope, [stage.name], player)
 
     def _stage(self, stage: ir.StageDecl, scope: str, path: list[str], player: Player) -> Generator[Any, Any, None]:
         ctx = rt.Ctx(player, None)
+        if self.pause_every_stage:  # a scenario sees the table between stages
+            yield Pause(("start", ".".join(path)))
+            if self.end_turn_requested and not stage.always:
+                return  # (the scenario ended the turn while standing here)
         if stage.skip is not None and rt.truth(self.game.handlers[("stage", scope, *path, "skip")](self, ctx)):
             self.record("stage_skipped", stage=stage.name)
+            if self.tally is not None:
+                self.tally.stage(scope, path, SKIPPED)
             return
+        if self.tally is not None:
+            self.tally.stage(scope, path, RUN)
         self.stage_name = stage.name
+        self._expire(f"next:{stage.name}:{player.name}")
         yield from self.emit(ctx, "stage_started", [stage.name])
         yield from self.game.handlers[("stage", scope, *path)](self, ctx)
         yield from self.run_checks()
@@ -485,9 +557,13 @@ class PlayedMatch(Match):
             if self.over:
                 return
             if self.end_turn_requested and not step.always:
+                if self.tally is not None:
+                    self.tally.stage(scope, [*path, step.name], PASSED_OVER)
                 continue
             yield from self._stage(step, scope, [*path, step.name], player)
         self.end_stage_requested = False
+        if self.pause_at == ("stage", ".".join(path)) and not self.over:
+            yield Pause(("stage", ".".join(path)))
         if stage.actions and not self.over:
             if stage.simultaneous:
                 yield from self._simultaneous_window(stage, player)
@@ -514,6 +590,9 @@ class PlayedMatch(Match):
                 return
             if not self.stack_programs and (self.end_turn_requested or self.end_stage_requested):
                 return
+            if holder.eliminated:  # out of the game: priority goes by them, and no pass is counted
+                holder = self.following(holder)
+                continue
             reply = yield from self._priority(holder, stage)
             if reply is None:
                 passes += 1
@@ -543,6 +622,8 @@ class PlayedMatch(Match):
         legal passes too."""
         window = ActionWindow(holder, stage, sealed)
         window.actions = self._window_actions(window)
+        if self.tally is not None:
+            self.tally.offered(window.actions)
         moves = [a for a in window.actions if a.payload != "pass"]
         if not moves and (not window.actions or holder.index not in self.stops):
             return None
@@ -573,7 +654,7 @@ class PlayedMatch(Match):
         for seat, (move, choices) in picks:
             if self.over:
                 return
-            if self._try(move, seat, list(choices)) is not True:
+            if seat.eliminated or self._try(move, seat, list(choices)) is not True:
                 self.record("pick_dropped", player=seat.name, move=self._label(move))
                 continue
             if isinstance(move, str):
@@ -582,6 +663,10 @@ class PlayedMatch(Match):
             yield from self.run_checks()
             if pushed:
                 yield from self.resolve_stack()  # a pick made together with the others: none answers it
+
+    def _stack_answers(self) -> tuple[list[Any], int]:
+        """Scripted answers kept for an effect put on the stack (a scenario's; none here)."""
+        return [], 0
 
     def _program(self, move: Any, player: Player) -> tuple[Generator[Any, Any, Any], str, str]:
         """The compiled decision a move runs — an action's, or a card's activated ability —
@@ -603,18 +688,23 @@ class PlayedMatch(Match):
         """Carry out a move with its chosen parameters. An immediate one runs to its end;
         one of stack or instant speed is paid, then its effect waits on the stack (True)."""
         program, speed, label = self._program(move, player)
+        if self.tally is not None:
+            self.tally.taken(move)
+        played = self._played(player, choices)  # (where the cards are before the move runs)
         script = list(choices)
         reply: Any = None
         while True:
             try:
                 request = program.send(reply) if not isinstance(reply, rt.Fizzled) else program.throw(reply)
             except (StopIteration, rt.Fizzled):
+                yield from self._emit_played(player, played)
                 return False
             if isinstance(request, rt.Paid):
                 if speed in ("stack", "instant"):
-                    self.stack_programs.append((label, program, [], 0))
+                    self.stack_programs.append((label, program, *self._stack_answers()))
                     self.stack_owners[id(program)] = player
                     self.record("waiting", effect=label, player=player.name)
+                    yield from self._emit_played(player, played)
                     return True
                 reply = None
                 continue
@@ -625,6 +715,13 @@ class PlayedMatch(Match):
                 reply = yield request
             except rt.Fizzled as fizzled:
                 reply = fizzled
+
+    def _emit_played(self, player: Player, cards: list[Card]) -> Generator[Any, Any, None]:
+        """`played(card, player)` for each card the move played, once the move is carried
+        out (or paid, for one that waits on the stack)."""
+        ctx = rt.Ctx(player, None)
+        for card in cards:
+            yield from self.emit(ctx, "played", [card, player])
 
     # ---------------------------------------------------------------- legal actions
     def _actions_for(self, request: Any) -> list[Action]:
@@ -652,20 +749,10 @@ class PlayedMatch(Match):
             if request.optional or not out:
                 out.append(Action(len(out), who, "choose nothing", None))
             return out
-        # several items: offer the first n in each of a bounded set of orders (simple, deterministic)
-        n = request.n if request.n is not None else len(request.options)
-        picks: list[list[Any]] = []
-        if request.mode in ("up_to", "any"):
-            picks.append([])
-        for start in range(len(request.options)):
-            group = request.options[start:start + n]
-            if len(group) == n or request.mode != "exact":
-                picks.append(group)
-        unique: list[list[Any]] = []
-        for group in picks:
-            if group not in unique:
-                unique.append(group)
-        return [Action(i, who, f"choose {self.describe(g)} ({request.label})", g) for i, g in enumerate(unique)]
+        picks, cut = several_picks(request)
+        if cut:
+            self.offers_cut[f"choose {request.label} (line {request.line})"] += 1
+        return [Action(i, who, f"choose {self.describe(g)} ({request.label})", g) for i, g in enumerate(picks)]
 
     def _window_actions(self, window: ActionWindow) -> list[Action]:
         """The moves the priority holder has: the stage's actions and the activated
@@ -710,6 +797,7 @@ class PlayedMatch(Match):
         (compiler/actions.option_blind_parameters), one run with the first option of that
         choice decides for all of them — the same list, in the same order."""
         last = self.game.option_blind.get(move) if isinstance(move, str) else None
+        self._picks_cut = False  # a pick of several cards among too many combinations (_try)
         found: list[list[Any]] = []
         frontier: list[list[Any]] = [[]]
         while frontier and len(found) < MAX_COMBINATIONS:
@@ -719,11 +807,13 @@ class PlayedMatch(Match):
                 found.append(prefix)
             elif isinstance(outcome, list):
                 if last is not None and len(prefix) == last - 1:
+                    if self.game.play_conditions:  # a card that may not be played now is no option
+                        outcome = [option for option in outcome if self._may_play(option, player)]
                     if outcome and self._try(move, player, [*prefix, outcome[0]]) is True:
                         found.extend([*prefix, option] for option in outcome)
                 else:
                     frontier.extend([*prefix, option] for option in outcome)
-        if len(found) > MAX_COMBINATIONS or (frontier and len(found) >= MAX_COMBINATIONS):
+        if len(found) > MAX_COMBINATIONS or (frontier and len(found) >= MAX_COMBINATIONS) or self._picks_cut:
             self.offers_cut[move if isinstance(move, str) else f"{move[1].name}: {move[2]}"] += 1
         return found[:MAX_COMBINATIONS]
 
@@ -747,11 +837,16 @@ class PlayedMatch(Match):
                     return True
                 if isinstance(request, rt.Choose):
                     if not script:
-                        return list(request.options) if request.mode == "one" else [
-                            self.default_answer(request)]
+                        if request.mode == "one":
+                            return list(request.options)
+                        picks, cut = several_picks(request)
+                        self._picks_cut = self._picks_cut or cut
+                        return picks
                     reply = script.pop(0)
                     if not _answers(request, reply):
                         return False  # no longer an option (a card that moved, a target gone)
+                    if self.game.play_conditions and not self._may_play(reply, player):
+                        return False  # it would play a card whose `play:` condition fails
                     self.probe_path += (tuple(reply) if isinstance(reply, list) else reply,)
                     continue
                 if isinstance(request, rt.ChooseOption):
@@ -771,6 +866,46 @@ class PlayedMatch(Match):
             self.probe_path = None
             program.close()
             self.restore_state(snapshot)
+
+    def _may_play(self, picked: Any, player: Player) -> bool:
+        """Does every card this answer would play — one its chooser takes out of a zone
+        only they can see, as _apply_move records it — meet its `play:` condition (read
+        with `self` the card and `you` the player)?"""
+        for value in picked if isinstance(picked, list) else [picked]:
+            if isinstance(value, Card) and value.zone is not None and value.zone.visibility == "owner" \
+                    and value.zone.owner is player:
+                condition = self.game.play_conditions.get(value.name)
+                if condition is None:
+                    continue
+                try:
+                    if not rt.truth(condition(self, rt.Ctx(player, value))):
+                        return False
+                except (rt.RulesError, TypeError, ValueError, AttributeError, KeyError, IndexError):
+                    return False  # a condition that cannot be read now does not hold (as in _try)
+        return True
+
+
+def several_picks(request: rt.Choose) -> tuple[list[list[Any]], bool]:
+    """Every answer to a pick of several items, each a combination of the options in their
+    order: `exact` — every group of n (all the options when there are fewer); `up_to` and
+    `any` — none, then every group of one, of two, ... up to n (`any`: up to all of them).
+    Equal groups (a list source may repeat a value) are offered once; at most
+    MAX_COMBINATIONS are offered, and True says that some were cut."""
+    options = request.options
+    n = len(options) if request.n is None else max(0, min(request.n, len(options)))
+    sizes = [n] if request.mode == "exact" else range(n + 1)
+    groups = itertools.chain.from_iterable(itertools.combinations(options, r) for r in sizes)
+    picks: list[list[Any]] = []
+    seen: set[tuple[Any, ...]] = set()
+    for group in groups:
+        key = tuple((type(o), o) if type(o) in (int, str, bool) else (None, id(o)) for o in group)
+        if key in seen:
+            continue
+        if len(picks) == MAX_COMBINATIONS:
+            return picks, True
+        seen.add(key)
+        picks.append(list(group))
+    return picks, False
 
 
 def _answers(request: rt.Choose, reply: Any) -> bool:

@@ -136,6 +136,7 @@ class CompiledGame:
                 self.enum_props[(e.name, v.name)] = {k: self._static(x) for k, x in v.properties.items()}
         self.card_fields = {f.name for t in game.cardtypes for f in (*t.stats, *t.properties)}
         self.params = {p.name: self._static(p.value) for p in game.params}
+        self.boards = {b.name: b for b in game.boards}
         self.regions: dict[str, RegionInfo] = {}
         for b in game.boards:
             for r in b.regions:
@@ -152,6 +153,9 @@ class CompiledGame:
                             ("zone", self.zones), ("counter", self.counters), ("param", self.params)):
             for n in names:
                 self.name_kinds[n] = kind
+        # cards with a `play:` condition: a move may play one only while it holds
+        self.play_conditions: dict[str, Any] = {c.name: self.handlers[("card", c.name, "play")]
+                                                for c in game.cards if c.play_condition is not None}
         self.cards_by_name: dict[str, CardDef] = {}
         for c in game.cards:
             self.cards_by_name[c.name.lower()] = self._card_def(c)

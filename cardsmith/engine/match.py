@@ -8,19 +8,21 @@ the RNG is seeded per match, so the same seed and answers give the same log.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import itertools
 import random
 from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardsmith.dsl import ir
 from cardsmith.engine import runtime as rt
 from cardsmith.engine.game import CompiledGame, to_runtime
 from cardsmith.engine.state import Card, EnumValue, Number, Player, Zone, normalize
 from cardsmith.engine.turnorder import TurnOrder
+
+if TYPE_CHECKING:
+    from cardsmith.engine.coverage import Tally
 
 MAX_STEPS = 200_000
 MAX_DEPTH = 200
@@ -45,6 +47,8 @@ class ScenarioResult:
 
 
 class Match(TurnOrder):
+    flow_started = False  # a scenario running on the played flow (engine/scenario_flow.py)
+    reports_expectations = False  # a failed `expect` raised inside the flow fails a scenario
     def __init__(self, game: CompiledGame, seed: int = 1, players: int | None = None, mode: str | None = None,
                  decks: list[list[str]] | None = None) -> None:
         self.game = game
@@ -52,7 +56,9 @@ class Match(TurnOrder):
         self.rng = random.Random(seed)
         count = players if players is not None else game.ir.game.players_min
         self.params = dict(game.params)
-        self.mode = mode
+        # no mode named: the first declared mode that allows this many players (docs/language.md)
+        self.mode = mode if mode is not None else ir.default_mode(game.ir, count)
+        mode = self.mode
         if mode is not None:
             for m in game.ir.modes:
                 if m.name == mode:
@@ -61,6 +67,7 @@ class Match(TurnOrder):
         self.players = [Player(i, f"player{i + 1}", self._initial_counters("player")) for i in range(count)]
         self.shared: dict[str, Any] = {c.name: self._start(c) for c in game.ir.counters if c.scope == "shared"}
         self.zones: dict[tuple[str, int], Zone] = {}
+        self.capped_zones = {z.name for z in game.ir.zones if z.capacity is not None}  # see room_in
         for z in game.ir.zones:
             if z.scope == "shared":
                 self.zones[(z.name, -1)] = Zone(z.name, None, z.ordered, z.visibility)
@@ -91,6 +98,10 @@ class Match(TurnOrder):
         self.memo: dict[Any, Any] = {}
         # how many times each player took each action this turn (for an action's `limit`)
         self.taken: dict[tuple[str, int], int] = {}
+        # the periods some modifier lapses at: expiring any other period is a no-op
+        self.periods_in_use: set[str] = set()
+        self.whiles_in_use = False  # some `while cond` change was made: the checks look at them
+        self.rolls_pending: list[int] = []  # totals rolled by the running statement
         # while probing a move: (action, actor seat, answers so far), and the options of
         # the choices reached (see rt.probed_options)
         self.probe_path: tuple[Any, ...] | None = None
@@ -114,7 +125,10 @@ class Match(TurnOrder):
         self.allow_lost = False
         self.end_turn_requested = False
         self.end_stage_requested = False
+        self.turn_player: Player | None = None  # whose turn's stages the played flow runs (None: none)
         self.stage_name: str | None = None  # the stage (or step) running; None in setup
+        # the dead-rule report's counts (engine/coverage.py); None: nothing is counted
+        self.tally: Tally | None = None
         self.init_turn_order()
 
     # ---------------------------------------------------------------- setup helpers
@@ -164,17 +178,36 @@ class Match(TurnOrder):
     def all_cards(self) -> list[Card]:
         return [c for z in self.zones.values() for c in z.cards]
 
-    def create_card(self, name: str, zone: Any, owner: Player | None) -> Card:
+    def create_card(self, name: str, zone: Any, owner: Player | None, top: bool = True) -> Card:
+        """A new card; in an ordered zone it goes on top, as a moved card does (`top`
+        False: at the bottom, for decklists dealt in their listed order)."""
         definition = self.game.cards_by_name.get(name.lower())
         if definition is None:
             raise rt.RulesError(f"there is no card named {name!r}")
         card = Card(self.next_id, definition.name, definition.type, owner, dict(definition.base),
                     self._initial_counters("card"), definition)
         self.next_id += 1
+        if isinstance(zone, Zone) and not self.room_in(zone, card):
+            # made, but there is no room for it: it stays out of the game
+            self.removed_cards += 1
+            self.undoable(self._unremove)
+            return card
         if isinstance(zone, Zone):
-            self._place(card, zone, top=False)
+            self._place(card, zone, top=top and zone.ordered)
         self.record("create", card=self.describe(card), zone=self.describe(zone))
         return card
+
+    def room_in(self, zone: Zone, card: Card) -> bool:
+        """Is there room for `card` in `zone`? A zone declared with a `capacity` holds no
+        more cards than that (read as the card goes in); a card that would go into a full
+        zone stays where it was, logged `zone_full` — a normal game situation, not an error."""
+        if zone.name not in self.capped_zones:
+            return True
+        capacity = self.game.handlers[("zone", zone.name, "capacity")](self, rt.Ctx(zone.owner or self.current, None))
+        if len(zone.cards) < rt.whole(self, capacity):
+            return True
+        self.record("zone_full", card=self.describe(card), zone=self.describe(zone))
+        return False
 
     def _place(self, card: Card, zone: Zone | None, top: bool) -> None:
         self._statics_cache = None
@@ -256,7 +289,10 @@ class Match(TurnOrder):
                 return False
             targets = [source] if ability.target is None else rt.iterate(
                 self, self._static_call(key, ("target",), ctx))
-            return any(t is card for t in targets)
+            reached = any(t is card for t in targets)
+            if reached and self.tally is not None:
+                self.tally.static(key)
+            return reached
         finally:
             self._in_statics = False
 
@@ -354,21 +390,35 @@ class Match(TurnOrder):
             finally:
                 self.depth -= 1
         try:
+            handler: Any = None
             try:
                 for _who, handler, hook_ctx in self._hooks(name, "before", ctx):
+                    given = full
                     full = yield from handler(self, hook_ctx, full)
+                    if self.tally is not None and full is not given:  # its `where` held
+                        self._fired(handler)
             except rt.Cancelled:
+                if self.tally is not None:
+                    self._fired(handler)
                 self.record("cancelled", procedure=name)
                 return None
-            instead = self._hooks(name, "instead", ctx)
-            if instead:
-                _who, handler, hook_ctx = instead[0]
-                with contextlib.suppress(rt.Cancelled):
-                    yield from handler(self, hook_ctx, full)
-                return None
+            # the first `instead` hook whose `where` holds replaces the call; one whose
+            # condition fails hands back the very arguments it was given (codegen.hook), and
+            # the next hook — or, when none is left, the procedure itself — runs instead
+            for _who, handler, hook_ctx in self._hooks(name, "instead", ctx):
+                try:
+                    done = yield from handler(self, hook_ctx, full)
+                except rt.Cancelled:
+                    done = None
+                if done is not full:
+                    if self.tally is not None:
+                        self._fired(handler)
+                    return None
             result = yield from self._call_body(proc, ctx, full)
             for _who, handler, hook_ctx in self._hooks(name, "after", ctx):
-                yield from handler(self, hook_ctx, full)
+                done = yield from handler(self, hook_ctx, full)
+                if self.tally is not None and done is not full:
+                    self._fired(handler)
             return result
         finally:
             self.depth -= 1
@@ -457,6 +507,8 @@ class Match(TurnOrder):
         cards (in zone order) whose trigger's zones hold them. An event nothing in the game
         reacts to costs no generator: `yield from` gets an empty tuple."""
         self.record("emit", name=event, args=[self.describe(a) for a in args])
+        if self.tally is not None and self.journal is None:
+            self.tally.emitted(event)
         if event not in self.game.heard:
             return _NOTHING
         return self._react(ctx, event, args)
@@ -470,7 +522,9 @@ class Match(TurnOrder):
             raise rt.RulesError(f"event {event!r} sets off triggers that set it off again without end")
         try:
             for _who, handler, _trigger in rule_triggers or ():
-                yield from self.guarded(handler(self, rt.Ctx(ctx.you or self.current, None), args))
+                done = yield from self.guarded(handler(self, rt.Ctx(ctx.you or self.current, None), args))
+                if self.tally is not None and done is not rt.UNMET:
+                    self._fired(handler)
             if not listening:
                 return None
             reachable = game.trigger_zones(event)  # zones where a trigger on this event can work
@@ -478,10 +532,19 @@ class Match(TurnOrder):
                          for c in z.cards if c.name in listening]:
                 for handler, zones, keyword, kargs in game.reactions(event, card.name):
                     if self._in_play(card, zones):
-                        yield from self.guarded(handler(self, rt.Ctx(card.controller, card, keyword, kargs), args))
+                        done = yield from self.guarded(handler(self, rt.Ctx(card.controller, card, keyword, kargs),
+                                                               args))
+                        if self.tally is not None and done is not rt.UNMET:
+                            self._fired(handler)
         finally:
             self.depth -= 1
         return None
+
+    def _fired(self, handler: Any) -> None:
+        """A trigger, hook or keyword effect did its work: counted for the dead-rule
+        report, unless this is a legality probe or a look-ahead that will be rolled back."""
+        if self.tally is not None and self.journal is None:
+            self.tally.fired(handler)
 
     # ---------------------------------------------------------------- running programs
     def run(self, program: Generator[Any, Any, Any], answer: Callable[[Any], Any]) -> Any:
@@ -538,62 +601,8 @@ class Match(TurnOrder):
 
     def perform_scripted(self, action: str, by: Any, choosing: list[Any], expect_illegal: bool,
                          line: int) -> Iterator[Any]:
-        """A scenario's `perform ACTION by P choosing ...` (or `expect illegal ...`).
-
-        The scripted values answer the action's choices in order. An action is illegal
-        when a scripted value is not among the options, its condition fails, or its cost
-        cannot be paid; an illegal attempt changes nothing (the state is restored).
-        """
-        if action not in self.game.actions:
-            raise rt.RulesError(f"unknown action {action!r}")
-        actor = by if isinstance(by, Player) else (self.players[int(by) - 1] if isinstance(by, int) else None)
-        ctx = rt.Ctx(actor, None)
-        saved_script, saved_current, saved_line = self.script, self.current, self.script_line
-        snapshot = self.snapshot_state()
-        self.script, self.script_line = list(choosing), line
-        self.current = actor or self.current
-        program = self.game.handlers[("action", action)](self, ctx)
-        legal = actor is None or self.within_limit(action, actor)
-        try:
-            if not legal:
-                raise rt.NotLegal(action)
-            reply: Any = None
-            while True:
-                request = program.send(reply)
-                if isinstance(request, rt.Paid):
-                    break
-                reply = self._strict_answer(request)
-        except (rt.CannotPay, rt.NotLegal, _NotAnOption, StopIteration):
-            legal = False
-        if not legal or expect_illegal:
-            self.restore_state(snapshot)
-            self.script, self.script_line = saved_script, saved_line
-            if expect_illegal and legal:
-                raise rt.ExpectationFailed(f"{action} was expected to be illegal", line)
-            if not expect_illegal:
-                raise rt.ExpectationFailed(f"{action} by {self.describe(actor)} is not legal here", line)
-            self.record("illegal", action=action, player=self.describe(actor))
-            return None
-        self.commit_state(snapshot)
-        if actor is not None:
-            self.count_taken(action, actor)
-        self.record("action", action=action, player=self.describe(actor))
-        if self.game.actions[action].speed in ("stack", "instant"):
-            # its effect waits on the stack: a following stack action responds to it. The
-            # answers the choices before payment did not use are kept for the effect.
-            self.stack_programs.append((action, program, self.script, line))
-            self.script, self.current, self.script_line = saved_script, saved_current, saved_line
-            return None
-        try:
-            reply = None
-            while True:
-                request = program.send(reply)
-                reply = yield request
-        except StopIteration:
-            self._all_answers_used()
-        finally:
-            self.script, self.current, self.script_line = saved_script, saved_current, saved_line
-        return None
+        """`perform` outside a scenario: the played flow takes actions, not the rules."""
+        raise rt.RulesError("'perform' and 'expect illegal' are scenario statements")
 
     def within_limit(self, action: str, player: Player) -> bool:
         """May `player` take `action` again this turn (its `limit:`, if it has one)?"""
@@ -679,8 +688,42 @@ class Match(TurnOrder):
         self.undoable(undo)
 
     def add_modifier(self, card: Card, modifier: Any) -> None:
+        if modifier.period is not None:
+            self.periods_in_use.add(modifier.period)
         card.modifiers.append(modifier)
         self.undoable(lambda: card.modifiers.remove(modifier))
+        if modifier.condition is not None:
+            self.whiles_in_use = True
+            modifier.held = rt.truth(modifier.condition())  # (a new object: nothing to journal)
+
+    def _lapse_whiles(self) -> None:
+        """`while cond` changes: one whose condition holds is marked as having held; one
+        that has held and whose condition is false now lapses for good (it does not come
+        back when the condition holds again). Run with the checks, after every action,
+        resolved effect and stage body, so when a change lapses never depends on who
+        looked at the card in between."""
+        for card in self.all_cards():
+            if not card.modifiers:
+                continue
+            for mod in [m for m in card.modifiers if m.condition is not None]:
+                holds = rt.truth(mod.condition())
+                if holds and not mod.held:
+                    self._mark_held(mod)
+                elif not holds and mod.held:
+                    self._drop_modifier(card, mod)
+                    self.record("lapsed", card=self.describe(card), field=mod.field)
+
+    def _mark_held(self, mod: Any) -> None:
+        mod.held = True
+
+        def undo() -> None:
+            mod.held = False
+        self.undoable(undo)
+
+    def _drop_modifier(self, card: Card, mod: Any) -> None:
+        index = card.modifiers.index(mod)
+        card.modifiers.pop(index)
+        self.undoable(lambda: card.modifiers.insert(index, mod))
 
     def set_attr(self, obj: Any, name: str, value: Any) -> None:
         self._statics_cache = None
@@ -709,31 +752,6 @@ class Match(TurnOrder):
                     f"{self.describe(wanted)} is not an option for '{request.label}' "
                     f"(the choice at line {request.line} offers {offered})", self.script_line)
         return self.default_answer(request)
-
-    def _strict_answer(self, request: Any) -> Any:
-        if isinstance(request, rt.Choose) and self.script:
-            wanted = self.script[0]
-            if request.mode == "one" and not _offers(request, wanted):
-                raise _NotAnOption()
-        return self.default_answer(request)
-
-    def run_scenario(self, index: int) -> ScenarioResult:
-        scenario = self.game.ir.scenarios[index]
-        handler = self.game.handlers[("scenario", str(index))]
-        ctx = rt.Ctx(self.players[0] if self.players else None, None)
-        try:
-            self.run(handler(self, ctx), self.scenario_answer)
-        except rt.ExpectationFailed as failed:
-            return ScenarioResult(scenario.name, False, str(failed), scenario.span.file, failed.line, len(self.log))
-        except rt.RulesError as error:
-            return self._scenario_failed(scenario, f"rules error: {error}")
-        except RecursionError:
-            return self._scenario_failed(scenario, f"rules error: {ENDLESS}")
-        except rt.Fizzled:
-            return self._scenario_failed(scenario, f"rules error: {self.nothing_to_choose()}")
-        except (TypeError, ValueError, AttributeError, KeyError, IndexError, ZeroDivisionError) as error:
-            return self._scenario_failed(scenario, f"engine error: {type(error).__name__}: {error}")
-        return ScenarioResult(scenario.name, True, "ok", scenario.span.file, scenario.span.line, len(self.log))
 
     def _scenario_failed(self, scenario: ir.ScenarioDecl, message: str) -> ScenarioResult:
         """A scenario stopped by an error in the rules it set off: reported at the scenario
@@ -781,6 +799,8 @@ class Match(TurnOrder):
         checks = [self.game.handlers[("check", str(i))] for i in range(len(self.game.ir.checks))]
         for _round in range(50):
             before = len(self.log)
+            if self.whiles_in_use:
+                self._lapse_whiles()
             for check in checks:
                 if self.over:
                     return None
@@ -831,9 +851,9 @@ class Match(TurnOrder):
             return 1
         ranking = getattr(self, "ranking", None)
         if ranking:
-            for place, (player, key) in enumerate(ranking, 1):
-                if player is who:
-                    return 1 + sum(1 for _p, k in ranking if k > key) if place else place
+            for player, key in ranking:
+                if player is who:  # behind every player still in the game, if out of it
+                    return 1 + sum(1 for p, k in ranking if (not p.eliminated, k) > (not player.eliminated, key))
         return None
 
     # ---------------------------------------------------------------- natives
@@ -851,7 +871,7 @@ class Match(TurnOrder):
             raise rt.RulesError(f"cannot move cards to {zone!r}")
         for card in self._cards(cards):
             old = card.zone
-            if old is zone:
+            if old is zone or not self.room_in(zone, card):
                 continue
             self._place(card, zone, top=top or zone.ordered)
             self.record("move", card=self.describe(card), to=self.describe(zone))
@@ -895,17 +915,29 @@ class Match(TurnOrder):
     def native_place(self, ctx: rt.Ctx, card: Any, zone: Any, cell: Any) -> Iterator[Any]:
         def go() -> Iterator[Any]:
             yield from self._move(ctx, card, zone, top=False)
-            if isinstance(card, Card):
-                self.set_attr(card, "position", rt._cell_of(self, cell))
+            if isinstance(card, Card) and card.zone is zone:  # (not when the zone was full)
+                self.set_attr(card, "position", self._on_board(zone, rt._cell_of(self, cell)))
         return go()
 
     def native_move_to_cell(self, ctx: rt.Ctx, card: Any, cell: Any) -> None:
         if isinstance(card, Card):
-            self.set_attr(card, "position", rt._cell_of(self, cell))
+            self.set_attr(card, "position", self._on_board(card.zone, rt._cell_of(self, cell)))
             self.record("move", card=self.describe(card), cell=card.position)
+
+    def _on_board(self, zone: Any, cell: tuple[int, int] | None) -> tuple[int, int] | None:
+        """The cell, when it lies on the board of the zone (`size: W x H`: [0, 0] to
+        [W - 1, H - 1]); a rules error otherwise — no card stands off the board."""
+        decl = self.game.zones.get(zone.name) if isinstance(zone, Zone) else None
+        board = self.game.boards.get(decl.board) if decl is not None and decl.board is not None else None
+        if board is not None and cell is not None and not (0 <= cell[0] < board.width and 0 <= cell[1] < board.height):
+            raise rt.RulesError(f"cell [{cell[0]}, {cell[1]}] is outside board '{board.name}' of zone '{zone.name}' "
+                                f"({board.width} x {board.height}: [0, 0] to [{board.width - 1}, {board.height - 1}])")
+        return cell
 
     def native_attach(self, ctx: rt.Ctx, card: Any, host: Any) -> None:
         if isinstance(card, Card) and isinstance(host, Card):
+            if host.zone is not None and card.zone is not host.zone and not self.room_in(host.zone, card):
+                return  # no room by the host: the card stays where it is, unattached
             self.native_detach(ctx, card)
             if host.zone is not None and card.zone is not host.zone:
                 self._place(card, host.zone, top=False)  # an attached card comes into play with its host
@@ -1002,6 +1034,8 @@ class Match(TurnOrder):
                     if isinstance(kw_ability, ir.Effect):
                         handler = self.game.keyword_handler(keyword, str(index_k))
                         yield from self.guarded(handler(self, rt.Ctx(resolver, card, keyword, kargs)))
+                        if self.tally is not None:
+                            self._fired(handler)
         return go()
 
     def native_gain(self, ctx: rt.Ctx, amount: Any, counter: Any, player: Any = None) -> None:
@@ -1032,33 +1066,9 @@ class Match(TurnOrder):
         self.record("end_stage")
         self.end_stage_requested = True
 
-    def advance_turn(self) -> Generator[Any, Any, None]:
-        """Scenario time: finish this turn, start the next player's, stop at its first window."""
-        self.end_turn_requested = False
-        player = self.current or self.players[0]
-        ctx = rt.Ctx(player, None)
-        self.taken.clear()
-        yield from self.resolve_stack()
-        yield from self.emit(ctx, "turn_ended", [player])
-        self.reset_counters("end of turn", player)
-        self._expire("turn")
-        self.current = self.next_turn_player(player) or player
-        for _ in range(len(self.players)):
-            if not self.take_skip(self.current):
-                break
-            self.current = self.following(self.current) or self.current
-        self.turn_number += 1
-        ctx = rt.Ctx(self.current, None)
-        self.reset_counters("start of turn", self.current)
-        yield from self.emit(ctx, "turn_started", [self.current])
-        flow = next((f for f in self.game.ir.flows if f.scope == "turn"), None)
-        for stage in flow.stages if flow is not None else []:
-            yield from self.game.handlers[("stage", "turn", stage.name)](self, ctx)
-            yield from self.run_checks()
-            if stage.actions:
-                break
-            for step in stage.steps:
-                yield from self.game.handlers[("stage", "turn", stage.name, step.name)](self, ctx)
+    def advance_turn(self) -> Iterator[Any]:
+        """`end the turn` outside a played flow (a scenario overrides this; engine/scenario_flow.py)."""
+        return iter(())
 
     def reset_counters(self, when: str, player: Player | None) -> None:
         """Counters and statuses declared `reset: <when>` return to their start: a
@@ -1086,18 +1096,29 @@ class Match(TurnOrder):
                         self.set_card_counter(card, decl.name, start)
 
     def _expire(self, period: str) -> None:
-        """Changes made "until the end of" `period` lapse."""
+        """Changes made "until the end of" `period` lapse (`next:turn:<player>`: those made
+        "until your next turn" by that player, as their turn begins)."""
+        if period not in self.periods_in_use:
+            return
         for card in self.all_cards():
             if card.modifiers:
                 card.modifiers = [mod for mod in card.modifiers if mod.period != period]
         self.touch()
 
     def native_win(self, ctx: rt.Ctx, player: Any) -> None:
+        if isinstance(player, Player) and player.eliminated:
+            # a player who lost is out of the game: they cannot win it any more
+            self.record("win_refused", player=self.describe(player))
+            return
         self.over, self.winner, self.winners = True, player, [player]
         self.record("win", player=self.describe(player))
 
     def native_share_win(self, ctx: rt.Ctx, players: Any) -> None:
-        group = [p for p in (players if isinstance(players, list) else [players]) if isinstance(p, Player)]
+        given = [p for p in (players if isinstance(players, list) else [players]) if isinstance(p, Player)]
+        group = [p for p in given if not p.eliminated]  # those who lost share nothing
+        if not group and given:
+            self.record("win_refused", players=self.describe(given))
+            return
         self.over, self.winners = True, group
         self.winner = group[0] if len(group) == 1 else None
         self.record("win", players=self.describe(group))
@@ -1105,6 +1126,10 @@ class Match(TurnOrder):
     def native_lose_game(self, ctx: rt.Ctx, player: Any) -> None:
         if isinstance(player, Player):
             self.set_attr(player, "eliminated", True)
+            if player is self.turn_player:
+                # their turn ends here, as with `end the turn` (restored with the rest when
+                # a probe rolls back): a player out of the game decides nothing more
+                self.end_turn_requested = True
         self.record("lose", player=self.describe(player))
         # who is left standing is judged after the whole step (run_checks): several
         # players may lose at once
@@ -1124,7 +1149,8 @@ class Match(TurnOrder):
         if self.winners or self.game.ir.scoring is None:
             return
         self.ranking = self.rank_players()
-        top = [p for p, key in self.ranking if key == self.ranking[0][1]] if self.ranking else []
+        # those still in the game are ranked first (a player who lost cannot win)
+        top = [p for p, key in self.ranking if key == self.ranking[0][1] and not p.eliminated] if self.ranking else []
         self.winners = top
         self.winner = top[0] if len(top) == 1 else None
         self.record("ranking", order=[[self.describe(p), [rt._plain(k) for k in key]] for p, key in self.ranking])
@@ -1139,7 +1165,29 @@ class Match(TurnOrder):
             ctx = rt.Ctx(p, None)
             key = tuple(fn(self, ctx, p) or 0 for fn in [score, *tiebreaks])
             keyed.append((p, key))
-        return sorted(keyed, key=lambda item: item[1], reverse=True)
+        # a player who lost comes after every player still in the game, whatever their score
+        return sorted(keyed, key=lambda item: (not item[0].eliminated, item[1]), reverse=True)
+
+    # scenario statements that drive the played flow (engine/scenario_flow.py overrides them)
+    def native_pass_priority(self, ctx: rt.Ctx, player: Any) -> None:
+        raise rt.RulesError("'... passes' is a scenario statement")
+
+    def native_everyone_passes(self, ctx: rt.Ctx) -> None:
+        raise rt.RulesError("'everyone passes' is a scenario statement")
+
+    def native_run_stage(self, ctx: rt.Ctx, stage: Any, answers: Any = None) -> None:
+        raise rt.RulesError("'run stage' is a scenario statement")
+
+    def emit_rolls(self, ctx: rt.Ctx) -> Iterator[Any]:
+        """`rolled(player, result)` for each roll the statement just made, by its player."""
+        totals = self.rolls_pending[:]
+        if not totals:
+            return
+        self.rolls_pending.clear()
+        if self.journal is not None:  # (a probe that rolled puts them back as it rolls back)
+            self.journal.append(lambda: self.rolls_pending.extend(totals))
+        for total in totals:
+            yield from self.emit(ctx, "rolled", [ctx.you or self.current, total])
 
     def native_say(self, ctx: rt.Ctx, message: Any) -> None:
         self.record("say", message=str(message))

@@ -15,17 +15,17 @@ from fractions import Fraction
 from types import GeneratorType as GeneratorType  # generated code tests native results with it
 from typing import TYPE_CHECKING, Any
 
+from cardsmith import values
 from cardsmith.dsl import ir
-from cardsmith.engine.state import Card, EnumValue, Modifier, Number, Player, Zone, normalize
+from cardsmith.engine.state import Card, EnumValue, Modifier, Number, Player, Zone
+from cardsmith.values import Dice as Dice
+from cardsmith.values import Range as Range
+from cardsmith.values import RulesError as RulesError
 
 if TYPE_CHECKING:
     from cardsmith.engine.match import Match
 
 F = Fraction
-
-
-class RulesError(Exception):
-    """A rule did something impossible at play time; names the .cards line."""
 
 
 class Cancelled(Exception):
@@ -46,6 +46,11 @@ class NotLegal(Exception):
 
 class Paid:
     """Yielded by an action once its parameters are chosen and its cost is paid."""
+
+
+# What a compiled trigger returns when its `where` does not hold: it did not fire (the
+# dead-rule report, engine/coverage.py, counts the triggers that did).
+UNMET = object()
 
 
 class ExpectationFailed(AssertionError):
@@ -69,35 +74,6 @@ class Ctx:
         self.self = self_card
         self.keyword = keyword
         self.keyword_args = keyword_args
-
-
-class Dice:
-    __slots__ = ("count", "sides")
-
-    def __init__(self, count: int, sides: int) -> None:
-        self.count = count
-        self.sides = sides
-
-    def __repr__(self) -> str:
-        return f"{self.count if self.count > 1 else ''}d{self.sides}"
-
-
-class Range:
-    __slots__ = ("high", "low")
-
-    def __init__(self, low: Number | None, high: Number | None) -> None:
-        self.low = low
-        self.high = high
-
-    def __contains__(self, value: object) -> bool:
-        if not isinstance(value, int | Fraction):
-            return False
-        return (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
-
-    def __iter__(self) -> Iterator[int]:
-        if self.low is None or self.high is None:
-            raise RulesError("cannot list an open range")
-        return iter(range(int(self.low), int(self.high) + 1))
 
 
 # ---------------------------------------------------------------- requests
@@ -144,10 +120,9 @@ class EndSimultaneous:
 # ---------------------------------------------------------------- values
 
 
-def truth(value: Any) -> bool:
-    if isinstance(value, list):
-        return bool(value)
-    return bool(value)
+# What the operators do is cardsmith/values.py's, the one definition the static evaluator
+# shares; compiled code calls these names (rt.add, rt.same, rt.lt, ...).
+truth = values.truth
 
 
 def whole(m: Match, value: Any) -> int:
@@ -160,169 +135,28 @@ def whole(m: Match, value: Any) -> int:
     return math.floor(value)
 
 
-def arith(op: str, a: Any, b: Any) -> Number:
-    """`a op b` for an operator named at run time; compiled code calls add, sub, ... itself."""
-    return _ARITH[op](a, b)
-
-
-def _arith(op: str, a: Any, b: Any) -> Number:
-    a = 0 if a is None else a
-    b = 0 if b is None else b
-    if isinstance(a, bool) or isinstance(b, bool) or not isinstance(a, int | Fraction) \
-            or not isinstance(b, int | Fraction):
-        raise RulesError(f"cannot compute {a!r} {op} {b!r}")
-    if op == "+":
-        return normalize(a + b)
-    if op == "-":
-        return normalize(a - b)
-    if op == "*":
-        return normalize(a * b)
-    if b == 0:
-        raise RulesError(f"division by zero ({a!r} {op} 0)")
-    if type(a) is int and type(b) is int:  # floor division and modulo of whole numbers stay whole
-        if op == "//":
-            return a // b
-        if op == "%":
-            return a % b
-        if a % b == 0:
-            return a // b
-    if op == "/":
-        return normalize(Fraction(a) / Fraction(b))
-    if op == "//":
-        return normalize(Fraction(a) // Fraction(b))
-    return normalize(Fraction(a) % Fraction(b))
-
-
-# One function per operator, so compiled code skips the dispatch on the operator's name.
-def add(a: Any, b: Any) -> Number:
-    if type(a) is int and type(b) is int:
-        return a + b
-    return _arith("+", a, b)
-
-
-def sub(a: Any, b: Any) -> Number:
-    if type(a) is int and type(b) is int:
-        return a - b
-    return _arith("-", a, b)
-
-
-def mul(a: Any, b: Any) -> Number:
-    if type(a) is int and type(b) is int:
-        return a * b
-    return _arith("*", a, b)
-
-
-def div(a: Any, b: Any) -> Number:
-    return _arith("/", a, b)
-
-
-def floordiv(a: Any, b: Any) -> Number:
-    if type(a) is int and type(b) is int and b:
-        return a // b
-    return _arith("//", a, b)
-
-
-def mod(a: Any, b: Any) -> Number:
-    if type(a) is int and type(b) is int and b:
-        return a % b
-    return _arith("%", a, b)
-
-
-_ARITH: dict[str, Callable[[Any, Any], Number]] = {"+": add, "-": sub, "*": mul, "/": div, "//": floordiv, "%": mod}
-_IDENTITY_TYPES = (Card, Player, Zone)
-
-
-def same(a: Any, b: Any) -> bool:
-    """`a == b` as the rules mean it: cards, players and zones by identity, an enum
-    value equal to its name, anything else by value."""
-    if a is b:
-        return True
-    ta = type(a)
-    if ta is type(b):
-        if ta is Card or ta is Player or ta is Zone:
-            return False
-        return bool(a == b)
-    if ta is EnumValue and type(b) is str:
-        return bool(a.name == b)
-    if type(b) is EnumValue and ta is str:
-        return bool(b.name == a)
-    if isinstance(a, _IDENTITY_TYPES) or isinstance(b, _IDENTITY_TYPES):
-        return False
-    return bool(a == b)
-
-
-
-def _ordered(op: str, a: Any, b: Any) -> None:
-    if not isinstance(a, int | Fraction) or not isinstance(b, int | Fraction):
-        raise RulesError(f"cannot compare {a!r} {op} {b!r}")
-
-
-def lt(a: Any, b: Any) -> bool:
-    if type(a) is int and type(b) is int:
-        return a < b
-    if a is None or b is None:
-        return False
-    _ordered("<", a, b)
-    return bool(a < b)
-
-
-def le(a: Any, b: Any) -> bool:
-    if type(a) is int and type(b) is int:
-        return a <= b
-    if a is None or b is None:
-        return False
-    _ordered("<=", a, b)
-    return bool(a <= b)
-
-
-def gt(a: Any, b: Any) -> bool:
-    if type(a) is int and type(b) is int:
-        return a > b
-    if a is None or b is None:
-        return False
-    _ordered(">", a, b)
-    return bool(a > b)
-
-
-def ge(a: Any, b: Any) -> bool:
-    if type(a) is int and type(b) is int:
-        return a >= b
-    if a is None or b is None:
-        return False
-    _ordered(">=", a, b)
-    return bool(a >= b)
-
-
-_ORDER = {"<": lt, "<=": le, ">": gt, ">=": ge}
-
-
-def compare(op: str, a: Any, b: Any) -> bool:
-    if op == "==":
-        return same(a, b)
-    if op == "!=":
-        return not same(a, b)
-    return _ORDER[op](a, b)
+arith = values.arith
+add = values.add
+sub = values.sub
+mul = values.mul
+div = values.div
+floordiv = values.floordiv
+mod = values.mod
+neg = values.neg
+same = values.equal
+lt = values.lt
+le = values.le
+gt = values.gt
+ge = values.ge
+compare = values.compare
+_contains = values.contains
 
 
 def contains(m: Match, collection: Any, item: Any) -> bool:
-    if isinstance(collection, Zone):
-        return item in collection.cards
-    if isinstance(collection, Range):
-        return item in collection
-    if isinstance(collection, list | tuple | set):
-        return any(same(item, x) for x in collection)
-    if collection is None:
-        return False
-    raise RulesError(f"'in' needs a list, a zone or a range, not {collection!r}")
+    return _contains(collection, item)
 
 
-def index(obj: Any, key: Any) -> Any:
-    if isinstance(obj, list | tuple):
-        i = int(key)
-        return obj[i] if -len(obj) <= i < len(obj) else None
-    if isinstance(obj, dict):
-        return obj.get(key)
-    raise RulesError(f"cannot index {obj!r}")
+index = values.index
 
 
 def iterate(m: Match, source: Any) -> list[Any]:
@@ -376,7 +210,15 @@ def roll(m: Match, dice: Any) -> int:
     m.use_rng()
     results = [m.rng.randint(1, dice.sides) for _ in range(dice.count)]
     m.record("roll", dice=repr(dice), results=results)
-    return sum(results)
+    total = sum(results)
+    m.rolls_pending.append(total)  # emitted as `rolled` after the statement (Match.emit_rolls)
+    if m.journal is not None:
+        pending = m.rolls_pending
+
+        def undo() -> None:
+            pending.pop()  # (undone newest first: it is the last one again by then)
+        m.journal.append(undo)
+    return total
 
 
 def random_pick(m: Match, items: list[Any], count: Any) -> Any:
@@ -624,6 +466,12 @@ def change_field(m: Match, obj: Any, field: str, op: str, value: Any, period: st
     m.record("set", card=m.describe(card), field=field, value=_plain(card.base[field]))
 
 
+def next_period(period: str, player: Any) -> str:
+    """`until your next turn` (period "next:turn") made by `player`: the period name the
+    flow expires when that player next begins a turn (or the named stage)."""
+    return f"{period}:{player.name}" if isinstance(player, Player) else period
+
+
 def change_index(m: Match, obj: Any, key: Any, op: str, value: Any) -> None:
     if isinstance(obj, list):
         i = int(key)
@@ -779,11 +627,9 @@ def emit(m: Match, ctx: Ctx, event: str, args: list[Any]) -> Iterable[Any]:
     return m.emit(ctx, event, args)
 
 
-def checkpoint(m: Match, resolve_stack: bool = True) -> Iterator[Any]:
-    """Between scenario statements: resolve the stack (unless a response follows), then
-    run the game's checks (state-based rules) until nothing changes."""
-    if resolve_stack:
-        yield from m.resolve_stack()
+def checkpoint(m: Match) -> Iterator[Any]:
+    """Between scenario statements: the game's checks (state-based rules) until nothing
+    changes. (What waits on the stack resolves only when everyone passes, as in a match.)"""
     yield from m.run_checks()
 
 
@@ -847,14 +693,7 @@ def expect(m: Match, condition: Any, message: str | None, line: int) -> None:
 # ---------------------------------------------------------------- native functions
 
 
-def _items(value: Any) -> list[Any]:
-    if isinstance(value, Zone):
-        return list(value.cards)
-    if isinstance(value, list | tuple):
-        return list(value)
-    if value is None:
-        return []
-    return [value]
+_items = values.items
 
 
 def fn_count(m: Match, ctx: Ctx, items: Any) -> int:
@@ -867,26 +706,21 @@ def fn_count(m: Match, ctx: Ctx, items: Any) -> int:
 
 
 def fn_sum(m: Match, ctx: Ctx, items: Any, field: Any = None) -> Number:
-    total: Number = 0
-    for item in _items(items):
-        value = attr(m, item, field) if field is not None and not isinstance(item, int | Fraction) else item
-        if isinstance(value, int | Fraction) and not isinstance(value, bool):
-            total = normalize(total + value)
-    return total
+    if field is None:
+        return values.total(_items(items))
+    return values.total([item if values.is_number(item) else attr(m, item, field) for item in _items(items)])
 
 
 def fn_min(m: Match, ctx: Ctx, a: Any, b: Any = None) -> Any:
-    values = [x for x in (_items(a) if b is None else [a, b]) if x is not None]
-    return min(values) if values else None
+    return values.smallest(values.extreme_args(a, b))
 
 
 def fn_max(m: Match, ctx: Ctx, a: Any, b: Any = None) -> Any:
-    values = [x for x in (_items(a) if b is None else [a, b]) if x is not None]
-    return max(values) if values else None
+    return values.largest(values.extreme_args(a, b))
 
 
 def fn_any(m: Match, ctx: Ctx, items: Any) -> bool:
-    return any(truth(x) if not isinstance(x, Card | Player) else True for x in _items(items))
+    return values.any_true(_items(items))
 
 
 def fn_size(m: Match, ctx: Ctx, zone: Any) -> int:
@@ -894,13 +728,13 @@ def fn_size(m: Match, ctx: Ctx, zone: Any) -> int:
 
 
 def fn_first(m: Match, ctx: Ctx, items: Any) -> Any:
-    values = _items(items)
-    return values[0] if values else None
+    found = _items(items)
+    return found[0] if found else None
 
 
 def fn_last(m: Match, ctx: Ctx, items: Any) -> Any:
-    values = _items(items)
-    return values[-1] if values else None
+    found = _items(items)
+    return found[-1] if found else None
 
 
 def fn_values(m: Match, ctx: Ctx, items: Any, field: Any) -> list[Any]:
@@ -908,15 +742,15 @@ def fn_values(m: Match, ctx: Ctx, items: Any, field: Any) -> list[Any]:
 
 
 def fn_abs(m: Match, ctx: Ctx, x: Any) -> Number:
-    return normalize(abs(x))
+    return values.absolute(x)
 
 
 def fn_floor(m: Match, ctx: Ctx, x: Any) -> int:
-    return int(math.floor(x))  # noqa: RUF046 - x may be a Fraction
+    return values.floor(x)
 
 
 def fn_ceil(m: Match, ctx: Ctx, x: Any) -> int:
-    return int(math.ceil(x))  # noqa: RUF046 - x may be a Fraction
+    return values.ceil(x)
 
 
 def _cell_of(m: Match, thing: Any) -> tuple[int, int] | None:
@@ -954,7 +788,10 @@ def fn_card_at(m: Match, ctx: Ctx, zone: Any, cell: Any) -> Card | None:
 
 
 def fn_has_keyword(m: Match, ctx: Ctx, card: Any, keyword: Any) -> bool:
-    return isinstance(card, Card) and any(k == keyword for k, _ in m.keywords_of(card))
+    found = isinstance(card, Card) and any(k == keyword for k, _ in m.keywords_of(card))
+    if found and m.tally is not None:
+        m.tally.read(keyword)
+    return found
 
 
 def fn_keyword_value(m: Match, ctx: Ctx, card: Any, keyword: Any, position: Any = 1) -> Any:
@@ -962,6 +799,8 @@ def fn_keyword_value(m: Match, ctx: Ctx, card: Any, keyword: Any, position: Any 
         return None
     for k, args in m.keywords_of(card):
         if k == keyword:
+            if m.tally is not None:
+                m.tally.read(keyword)
             i = int(position) - 1
             return args[i] if 0 <= i < len(args) else None
     return None

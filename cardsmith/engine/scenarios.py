@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from cardsmith.engine.game import load
-from cardsmith.engine.match import Match, ScenarioResult
+from cardsmith.engine.match import ScenarioResult
+from cardsmith.engine.scenario_flow import ScenarioMatch
 
 
 def run_scenarios(target: str, name_filter: str | None = None) -> list[ScenarioResult]:
@@ -12,6 +13,5 @@ def run_scenarios(target: str, name_filter: str | None = None) -> list[ScenarioR
     for index, scenario in enumerate(game.ir.scenarios):
         if name_filter and name_filter.lower() not in scenario.name.lower():
             continue
-        match = Match(game, seed=scenario.seed, players=scenario.players, mode=scenario.mode)
-        results.append(match.run_scenario(index))
+        results.append(ScenarioMatch(game, index).run_scenario())
     return results

@@ -16,7 +16,8 @@ def match_problems(game: CompiledGame, players: object, mode: object) -> list[st
     modes = [m.name for m in game.ir.modes]
     if mode is not None and (not isinstance(mode, str) or mode not in modes):
         hint = did_you_mean(str(mode), modes) if isinstance(mode, str) else None
-        listed = ", ".join(modes) if modes else "none"
+        listed = ", ".join(f"{m.name} ({m.label})" if m.label and m.label != m.name else m.name
+                           for m in game.ir.modes) if modes else "none"
         problems.append(f"{game.ir.game.name} has no mode {mode!r} (its modes: {listed})"
                         + (f"; {hint}" if hint else ""))
         mode = None
@@ -27,3 +28,9 @@ def match_problems(game: CompiledGame, players: object, mode: object) -> list[st
             where = f" in mode {mode}" if mode is not None else ""
             problems.append(f"{game.ir.game.name} is played by {allowed} players{where}, not {players!r}")
     return problems
+
+
+def default_players(game: CompiledGame, mode: str | None) -> int:
+    """How many players a match has when the command line does not say: the fewest the
+    mode allows — the named one, or the default mode (the first declared) without one."""
+    return ir.seat_range(game.ir, mode if mode is not None else ir.default_mode(game.ir, None))[0]

@@ -80,7 +80,7 @@ class Card:
 class Modifier:
     """A change to a card's field that lapses: until end of turn, while a condition holds, ..."""
 
-    __slots__ = ("condition", "field", "op", "period", "value")
+    __slots__ = ("condition", "field", "held", "op", "period", "value")
 
     def __init__(self, field: str, op: str, value: Any, period: str | None, condition: Any) -> None:
         self.field = field
@@ -88,6 +88,7 @@ class Modifier:
         self.value = value
         self.period = period        # "turn", "round", a stage name, "next:turn", or None
         self.condition = condition  # a callable for `while` durations, or None
+        self.held = False           # its `while` has been found true: found false now, it lapses
 
 
 class Zone:

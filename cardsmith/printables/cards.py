@@ -9,6 +9,7 @@ placeholders and backs go through `Forms`, drawn once per document.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,8 @@ CODE_MISSING_GLYPH = "CS2004"
 CODE_UNKNOWN_PROPERTY = "CS2005"
 CODE_BAD_LAYOUT = "CS2006"
 CODE_BAD_EXPR = "CS2007"
+CODE_UNBREAKABLE = "CS2008"
+_NEXT_CARD = re.compile(r"\s*card\s+\"")
 
 
 @dataclass(frozen=True)
@@ -146,6 +149,7 @@ class CardRenderer:
         self._warned: set[tuple[str, str]] = set()
         self._keywords = {k.name: k for k in game.keywords}
         self._enum_values = {v.name for e in game.enums for v in e.values}
+        self._source_lines: dict[str, list[str]] = {}
 
     # -- diagnostics -----------------------------------------------------------------
     def report(self, span: Span, severity: Severity, code: str, message: str, hint: str | None = None,
@@ -307,6 +311,12 @@ class CardRenderer:
             self.report(card.span, Severity.WARNING, CODE_SMALL_TEXT,
                         f"card '{card.name}': text in box '{r.name}' shrunk to {fitted.size:g} pt to fit",
                         "text under 8 pt is hard to read; shorten it or enlarge the box")
+        for word in fitted.unbreakable:
+            self.report(self._word_span(card, word), Severity.WARNING, CODE_UNBREAKABLE,
+                        f"card '{card.name}': the word '{word}' is wider than box '{r.name}' and no hyphenation "
+                        f"point fits; it is cut at an arbitrary point (marked with a hyphen, {fitted.size:g} pt)",
+                        f"shorten the word, write a hyphen or a space into it, or widen region '{r.name}' "
+                        f"({r.w:g} mm)", once=f"{card.name}.{r.name}.{word}")
         block_h = fitted.size * (fitted.leading / fitted.size * (len(fitted.lines) - 1) + 1.0)
         if top is None:
             if r.shape in ("circle", "coin"):
@@ -320,6 +330,28 @@ class CardRenderer:
         align = r.align if r.shape not in ("circle", "coin", "badge", "heart", "shield") else "center"
         plan.ops.append(TextOp(fitted, font, bx, top, bw, align, colour, r.orientation == "rotated", y, h))
         plan.texts.append(text)
+
+    def _word_span(self, card: ir.CardDecl, word: str) -> Span:
+        """Where `word` is written inside the card's declaration (its `text:` line, say), so
+        the warning points at it; the card itself when the word is not in its source (text
+        generated from the card's effects)."""
+        span = card.span
+        lines = self._source_lines.get(span.file)
+        if lines is None:
+            try:
+                lines = Path(span.file).read_text(encoding="utf-8", errors="replace").splitlines()
+            except OSError:
+                lines = []
+            self._source_lines[span.file] = lines
+        for number in range(span.line, len(lines) + 1):
+            text = lines[number - 1]
+            if number > span.line and _NEXT_CARD.match(text):
+                break  # the card's block ended without the word
+            column = text.find(word)
+            if column >= 0:
+                return Span(file=span.file, line=number, column=column + 1, end_line=number,
+                            end_column=column + 1 + len(word))
+        return span
 
     def _plan_symbols(self, plan: CardPlan, r: Region, x: float, y: float, w: float, h: float, colour: RGB) -> None:
         """Keyword symbols of one card section (Combat Cards): the uses whose first argument

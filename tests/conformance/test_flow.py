@@ -1,5 +1,7 @@
-"""Conformance of the played flow: every construct of docs/language.md's "Game flow",
-"action" and "Abilities" sections, played through new_match → legal_actions → apply.
+"""Conformance of the played flow: priority and the stack, who may take what, activated
+abilities, simultaneous stages and blocks, turn order, stage and step properties, card
+effects, rounds, determinism and counter resets — played through new_match →
+legal_actions → apply.
 
 Each test writes a tiny game (a few lines of .cards) into tmp_path and drives a match by
 hand: which player is offered what, on whose turn, with what waiting on the stack, and
@@ -16,68 +18,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import write_game
 
-from cardsmith.compiler.api import check_game
-from cardsmith.engine.flow import Action, ActionWindow, PlayedMatch
-from cardsmith.engine.game import CompiledGame
-
-# ---------------------------------------------------------------- helpers
-
-
-def build(tmp_path: Path, name: str, rules: str) -> CompiledGame:
-    """Compile a one-file game; it must check clean (no errors and no warnings)."""
-    folder = write_game(tmp_path / name, {"rules.cards": rules})
-    result = check_game(str(folder))
-    assert result.game is not None and not result.diagnostics, [d.message for d in result.diagnostics]
-    return CompiledGame(result.game)
-
-
-def offered(match: PlayedMatch) -> list[tuple[int, str]]:
-    """The pending decision as (seat, description) pairs."""
-    return [(a.player, a.description) for a in match.legal_actions()]
-
-
-def seat_of(match: PlayedMatch) -> int:
-    """The 0-based seat the pending decision belongs to."""
-    actions = match.legal_actions()
-    assert actions, "no decision is pending"
-    seats = {a.player for a in actions}
-    assert len(seats) == 1, seats
-    return seats.pop()
-
-
-def take(match: PlayedMatch, description: str, player: int | None = None) -> Action:
-    """Apply the pending action with this description (and seat, when given)."""
-    for action in match.legal_actions():
-        if action.description == description and (player is None or action.player == player):
-            match.apply(action)
-            return action
-    raise AssertionError(f"{description!r} is not offered: {offered(match)}")
-
-
-def events(match: PlayedMatch, kind: str) -> list[dict[str, Any]]:
-    return [e for e in match.log if e["event"] == kind]
-
-
-def emitted(match: PlayedMatch, name: str) -> list[list[Any]]:
-    return [e["args"] for e in match.log if e["event"] == "emit" and e["name"] == name]
-
-
-def turn_order(match: PlayedMatch) -> list[str]:
-    """The players whose turns started, in order."""
-    return [args[0] for args in emitted(match, "turn_started")]
-
-
-def counter(match: PlayedMatch, seat: int, name: str) -> Any:
-    return match.players[seat].counters[name]
-
-
-def stage_of(match: PlayedMatch) -> str | None:
-    """The stage whose window is asking (None: a choice inside an effect, or nothing)."""
-    pending = match.pending
-    return pending.stage.name if isinstance(pending, ActionWindow) else None
-
+from cardsmith.engine.flow import ActionWindow, PlayedMatch
+from conformance.support import (
+    build,
+    counter,
+    covers,
+    emitted,
+    events,
+    offered,
+    seat_of,
+    stage_of,
+    take,
+    turn_order,
+)
 
 # ---------------------------------------------------------------- 1. priority
 
@@ -92,13 +46,11 @@ counter pokes per player { start: 0 }
 action trick "Trick" {
   by: any
   speed: stack
-  during: main
   set order to order * 10 + you.seat
 }
 action poke "Poke" {
   by: current
   speed: immediate
-  during: main
   gain 1 pokes
 }
 turn {
@@ -107,6 +59,8 @@ turn {
 '''
 
 
+@covers("StageDecl.responses", "ActionDecl.by=any", "ActionDecl.by=current", "ActionDecl.speed=stack",
+        "ActionDecl.speed=immediate", "StageDecl.actions")
 def test_responses_yes_gives_the_other_player_priority_on_the_current_players_turn(tmp_path: Path) -> None:
     game = build(tmp_path, "priority", PRIORITY)
     match = game.new_match(seed=1)
@@ -128,6 +82,7 @@ def test_responses_yes_gives_the_other_player_priority_on_the_current_players_tu
     assert match.turn_number == 1 and offered(match) == [(0, "Trick"), (0, "Poke"), (0, "pass")]
 
 
+@covers("ActionDecl.speed=stack", "StageDecl.responses")
 def test_a_stack_action_can_be_answered_and_the_stack_resolves_last_in_first_out(tmp_path: Path) -> None:
     game = build(tmp_path, "priority", PRIORITY)
     match = game.new_match(seed=1)
@@ -154,6 +109,7 @@ def test_a_stack_action_can_be_answered_and_the_stack_resolves_last_in_first_out
     assert counter(match, 0, "pokes") == 1
 
 
+@covers("StageDecl.responses", "ActionDecl.by=any")
 def test_without_responses_the_others_get_priority_only_while_the_stack_is_busy(tmp_path: Path) -> None:
     game = build(tmp_path, "quiet", PRIORITY.replace("; responses: yes", ""))
     match = game.new_match(seed=1)
@@ -173,6 +129,7 @@ def test_without_responses_the_others_get_priority_only_while_the_stack_is_busy(
     assert offered(match) == [(1, "Trick"), (1, "Poke"), (1, "pass")]
 
 
+@covers("ActionDecl.speed=immediate", "ActionDecl.by=any")
 def test_an_immediate_off_turn_action_keeps_priority_and_breaks_the_row_of_passes(tmp_path: Path) -> None:
     wave = 'action wave "Wave" {\n  by: any\n  speed: immediate\n  gain 1 pokes\n}\n'
     rules = PRIORITY.replace("turn {", wave + "turn {").replace("trick, poke;", "trick, poke, wave;")
@@ -191,6 +148,7 @@ def test_an_immediate_off_turn_action_keeps_priority_and_breaks_the_row_of_passe
     assert match.turn_number == 2 and seat_of(match) == 1
 
 
+@covers("ActionDecl.speed=stack", "GameDecl.players_max")
 def test_with_three_players_the_stack_waits_until_all_three_pass_in_a_row(tmp_path: Path) -> None:
     game = build(tmp_path, "priority", PRIORITY)
     match = game.new_match(seed=1, players=3)
@@ -242,6 +200,7 @@ turn {
 '''
 
 
+@covers("prelude:end_turn", "ActionDecl.speed=instant")
 def test_end_the_turn_takes_effect_once_nothing_waits_on_the_stack(tmp_path: Path) -> None:
     game = build(tmp_path, "ending", END_WAITS)
     match = game.new_match(seed=1)
@@ -273,25 +232,21 @@ counter uses per player { start: 0 }
 action trick "Trick" {
   by: any
   speed: stack
-  during: main
   gain 1 uses
 }
 action answer "Answer" {
   by: responder
   speed: stack
-  during: main
   gain 1 uses
 }
 action poke "Poke" {
   by: current
   speed: immediate
-  during: main, later
   gain 1 uses
 }
 action quick "Quick" {
   by: current
   speed: instant
-  during: main
   gain 1 uses
 }
 action flash "Flash" {
@@ -306,6 +261,7 @@ turn {
 '''
 
 
+@covers("ActionDecl.by=responder", "ActionDecl.by=current", "ActionDecl.speed=instant")
 def test_by_responder_current_and_instant_offers(tmp_path: Path) -> None:
     game = build(tmp_path, "who", WHO)
     match = game.new_match(seed=1)
@@ -398,6 +354,8 @@ turn {
 '''
 
 
+@covers("Activated.speed=instant", "Activated.speed=immediate", "Activated.condition", "Activated.cost",
+        "Activated.label", "Activated.body", "KeywordDecl.abilities", "KeywordUse.args")
 def test_activated_abilities_follow_who_may_take_what(tmp_path: Path) -> None:
     game = build(tmp_path, "abilities", ABILITIES)
     match = game.new_match(seed=1)
@@ -489,6 +447,7 @@ turn {
 '''
 
 
+@covers("Activated.speed=stack", "CardTypeDecl.enters")
 def test_abilities_work_where_the_card_is_in_play_and_a_stack_ability_can_be_answered(tmp_path: Path) -> None:
     game = build(tmp_path, "in_play", IN_PLAY)
     match = game.new_match(seed=1)
@@ -550,6 +509,7 @@ turn {
 '''
 
 
+@covers("StageDecl.simultaneous")
 def test_a_simultaneous_stage_takes_picks_against_one_position(tmp_path: Path) -> None:
     game = build(tmp_path, "simultaneous", SIMULTANEOUS)
     match = game.new_match(seed=1)
@@ -574,6 +534,7 @@ def test_a_simultaneous_stage_takes_picks_against_one_position(tmp_path: Path) -
     assert events(match, "revealed")
 
 
+@covers("StageDecl.simultaneous")
 def test_simultaneous_picks_are_carried_out_in_turn_order_from_the_current_player(tmp_path: Path) -> None:
     game = build(tmp_path, "simultaneous", SIMULTANEOUS)
     match = game.new_match(seed=1)
@@ -589,6 +550,7 @@ def test_simultaneous_picks_are_carried_out_in_turn_order_from_the_current_playe
     assert [e["player"] for e in events(match, "action")] == ["player1", "player2", "player2", "player1"]
 
 
+@covers("StageDecl.simultaneous")
 def test_a_simultaneous_pick_of_a_card_already_taken_is_dropped(tmp_path: Path) -> None:
     game = build(tmp_path, "simultaneous", SIMULTANEOUS)
     match = game.new_match(seed=1)
@@ -645,6 +607,7 @@ def on_table(match: PlayedMatch, seat: int) -> list[str]:
     return [c.name for c in match.zone("table", match.players[seat]).cards]
 
 
+@covers("Simultaneously.body", "Choose.by")
 def test_choices_in_a_simultaneously_block_are_sealed_until_it_ends(tmp_path: Path) -> None:
     game = build(tmp_path, "sealed", SEALED)
     match = game.new_match(seed=1)
@@ -727,6 +690,7 @@ def play_turns(match: PlayedMatch, plan: dict[int, str], turns: int) -> list[int
     return [int(name.removeprefix("player")) for name in turn_order(match)][:turns]
 
 
+@covers("GameDecl.first_player")
 @pytest.mark.parametrize("rule", ["seat1", "random", "choose"])
 def test_the_first_player_rule(tmp_path: Path, rule: str) -> None:
     game = build(tmp_path, f"first-{rule}", ORDER.replace("first_player: seat1", f"first_player: {rule}"))
@@ -749,6 +713,7 @@ def test_the_first_player_rule(tmp_path: Path, rule: str) -> None:
         assert len(set(firsts)) >= 2, firsts
 
 
+@covers("prelude:set_next_player", "prelude:extra_turn")
 def test_goes_next_and_extra_turns(tmp_path: Path) -> None:
     game = build(tmp_path, "order", ORDER)
     # player1 sends player3 next: play continues from player3
@@ -764,6 +729,7 @@ def test_goes_next_and_extra_turns(tmp_path: Path) -> None:
     assert [e["args"][0] for e in rounds][:7] == [1, "player1", "player1", "player2", "player3", 2, "player1"]
 
 
+@covers("prelude:reverse_order", "prelude:next_player")
 def test_reversing_the_turn_order(tmp_path: Path) -> None:
     game = build(tmp_path, "order", ORDER)
     match = game.new_match(seed=1, players=3)
@@ -774,6 +740,7 @@ def test_reversing_the_turn_order(tmp_path: Path) -> None:
         assert seen[:5] == [("player1", 2), ("player2", 3), ("player3", 1), ("player2", 1), ("player1", 3)], name
 
 
+@covers("prelude:skip_next", "prelude:skip_turn")
 def test_skipping_turns(tmp_path: Path) -> None:
     game = build(tmp_path, "order", ORDER)
     match = game.new_match(seed=1, players=3)
@@ -799,6 +766,7 @@ def rounds_of_turns(match: PlayedMatch) -> list[list[int]]:
     return rounds
 
 
+@covers("prelude:skip_turn")
 def test_a_turn_skipped_at_the_end_of_a_round_counts_in_the_round_it_belongs_to(tmp_path: Path) -> None:
     game = build(tmp_path, "order", ORDER)
     match = game.new_match(seed=1, players=2)
@@ -848,6 +816,7 @@ turn {
 '''
 
 
+@covers("StageDecl.skip", "StageDecl.always", "StageDecl.passing", "ActionDecl.limit", "ActionDecl.condition")
 def test_stage_properties_skip_always_and_pass_no(tmp_path: Path) -> None:
     game = build(tmp_path, "stages", STAGES)
     match = game.new_match(seed=1)
@@ -915,6 +884,7 @@ turn {
 '''
 
 
+@covers("StageDecl.steps", "StageDecl.skip")
 def test_steps_can_be_skipped(tmp_path: Path) -> None:
     game = build(tmp_path, "steps", STEPS)
     match = game.new_match(seed=1)
@@ -928,6 +898,7 @@ def test_steps_can_be_skipped(tmp_path: Path) -> None:
     assert [e["stage"] for e in events(match, "stage_skipped")] == ["declare"] * 3
 
 
+@covers("StageDecl.steps", "StageDecl.always", "prelude:end_turn")
 def test_after_end_the_turn_only_always_steps_run(tmp_path: Path) -> None:
     game = build(tmp_path, "steps", STEPS)
     match = game.new_match(seed=1)
@@ -990,6 +961,7 @@ turn {
 '''
 
 
+@covers("Effect.body", "prelude:perform_effect", "KeywordDecl.abilities")
 def test_you_in_a_card_effect_is_the_player_who_played_it(tmp_path: Path) -> None:
     game = build(tmp_path, "effects", EFFECTS)
     match = game.new_match(seed=1)
@@ -1045,13 +1017,13 @@ turn {
 }
 round {
   stage tally {
-    automated
     increase tallies by 1
   }
 }
 '''
 
 
+@covers("FlowDecl.scope=round", "prelude:round_started", "prelude:round_ended")
 def test_round_started_and_round_ended_are_emitted(tmp_path: Path) -> None:
     game = build(tmp_path, "rounds", ROUNDS)
     match = game.new_match(seed=1)
@@ -1175,6 +1147,7 @@ def test_the_same_seed_and_action_ids_give_the_same_log_byte_for_byte(tmp_path: 
     assert len(set(logs)) == len(logs)
 
 
+@covers("StageDecl.simultaneous", "Simultaneously.body")
 def test_restore_and_replica_reproduce_a_position_with_the_stack_busy_or_picks_sealed(tmp_path: Path) -> None:
     game = build(tmp_path, "mixed", MIXED)
 
@@ -1230,6 +1203,7 @@ turn {
 '''
 
 
+@covers("CounterDecl.reset", "CounterDecl.scope=shared", "CounterDecl.scope=player")
 def test_counters_return_to_their_start_at_their_reset_time(tmp_path: Path) -> None:
     game = build(tmp_path, "resets", RESETS)
     match = game.new_match(seed=1)
