@@ -49,13 +49,40 @@ class RulesError(Exception):
     """A rule did something impossible at play time; names the .cards line."""
 
 
+# ---------------------------------------------------------------- limits
+# One line of rules must not hang or exhaust memory (docs/language.md, section 6,
+# "Limits"): every quantity that costs work in proportion to its size is bounded here,
+# and the checker reports the static ones (dice literals, copies) at their place.
+
+MAX_DICE = 1_000
+"""Most dice one roll throws (`1000d6`): rolling costs one draw per die."""
+
+MAX_SIDES = 1_000_000
+"""Most sides a die may have (`d1000000`)."""
+
+MAX_LISTED = 10_000
+"""Most numbers a range lists (`for each x in 1..10000`, `choose x from`, `count(..)`)."""
+
+MAX_NUMBER = 10**15
+"""Largest magnitude a number may reach at play time, and largest denominator of an
+exact fraction: multiplying big numbers costs time that grows with their digits, so
+squaring a number again and again would hang. (A literal has at most 15 digits, so any
+literal is within it.)"""
+
+MAX_COPIES = 1_000
+"""Most copies a card may declare (`copies: 1000`): `create every copy` makes them all."""
+
+MAX_DECK = 10_000
+"""Most cards a decklist given to a match may deal to one player."""
+
+
 class OperationError(RulesError, ArithmeticError):
     """An operator or builtin given values it does not apply to, or a division by zero.
 
-    `kind` is "type" (the values' kinds do not fit the operation) or "zero" (a division
-    by zero). It is an ArithmeticError too, so every caller of the static evaluator that
-    already reports an arithmetic failure as "cannot evaluate" (deck tools, printables)
-    reports this one the same way.
+    `kind` is "type" (the values' kinds do not fit the operation), "zero" (a division
+    by zero) or "large" (a result beyond MAX_NUMBER). It is an ArithmeticError too, so
+    every caller of the static evaluator that already reports an arithmetic failure as
+    "cannot evaluate" (deck tools, printables) reports this one the same way.
     """
 
     def __init__(self, message: str, kind: str = "type") -> None:
@@ -72,6 +99,9 @@ class Dice:
     __slots__ = ("count", "sides")
 
     def __init__(self, count: int, sides: int) -> None:
+        if count > MAX_DICE or sides > MAX_SIDES:
+            raise OperationError(f"cannot roll {count}d{sides}: at most {MAX_DICE:,} dice "
+                                 f"of at most {MAX_SIDES:,} sides")
         self.count = count
         self.sides = sides
 
@@ -105,7 +135,11 @@ class Range:
     def __iter__(self) -> Iterator[int]:
         if self.low is None or self.high is None:
             raise RulesError("cannot list an open range")
-        return iter(range(math.ceil(self.low), math.floor(self.high) + 1))
+        listed = range(math.ceil(self.low), math.floor(self.high) + 1)
+        if len(listed) > MAX_LISTED:
+            raise OperationError(f"the range {self!r} has {len(listed):,} numbers; "
+                                 f"at most {MAX_LISTED:,} can be listed")
+        return iter(listed)
 
     def __repr__(self) -> str:
         return f"{'' if self.low is None else self.low}..{'' if self.high is None else self.high}"
@@ -153,7 +187,31 @@ def arith(op: str, a: Any, b: Any) -> Number:
     return _ARITH[op](a, b)
 
 
+def too_large(value: Number) -> OperationError:
+    """The error for a result beyond MAX_NUMBER (never shown: it may have millions of digits)."""
+    if type(value) is int or not -MAX_NUMBER <= value <= MAX_NUMBER:
+        return OperationError(f"number too large: results are kept between -{MAX_NUMBER:,} "
+                              f"and {MAX_NUMBER:,}", "large")
+    return OperationError(f"fraction too fine: a fraction's denominator is at most {MAX_NUMBER:,}", "large")
+
+
+def bounded(value: Number) -> Number:
+    """The value, unless it is beyond the limits of a number at play time (MAX_NUMBER)."""
+    if type(value) is int:
+        if -MAX_NUMBER <= value <= MAX_NUMBER:
+            return value
+        raise too_large(value)
+    assert isinstance(value, Fraction)
+    if -MAX_NUMBER <= value <= MAX_NUMBER and value.denominator <= MAX_NUMBER:
+        return value
+    raise too_large(value)
+
+
 def _arith(op: str, a: Any, b: Any) -> Number:
+    return bounded(_exact(op, a, b))
+
+
+def _exact(op: str, a: Any, b: Any) -> Number:
     ta, tb = type(a), type(b)
     if not (ta is int or ta is Fraction) or not (tb is int or tb is Fraction):
         raise OperationError("cannot " + _VERBS[op].format(a=kind_of(a), b=kind_of(b)))
@@ -180,22 +238,29 @@ def _arith(op: str, a: Any, b: Any) -> Number:
 
 
 # One function per operator, so compiled code skips the dispatch on the operator's name;
-# two whole numbers (the usual case) take the first line.
+# two whole numbers (the usual case) take the first lines, bounded by MAX_NUMBER written
+# as a literal (a constant costs less than a global's lookup; test_limits checks they agree).
 def add(a: Any, b: Any) -> Number:
     if type(a) is int and type(b) is int:
-        return a + b
+        result = a + b
+        if -1_000_000_000_000_000 <= result <= 1_000_000_000_000_000:  # MAX_NUMBER, as a constant
+            return result
     return _arith("+", a, b)
 
 
 def sub(a: Any, b: Any) -> Number:
     if type(a) is int and type(b) is int:
-        return a - b
+        result = a - b
+        if -1_000_000_000_000_000 <= result <= 1_000_000_000_000_000:  # MAX_NUMBER, as a constant
+            return result
     return _arith("-", a, b)
 
 
 def mul(a: Any, b: Any) -> Number:
     if type(a) is int and type(b) is int:
-        return a * b
+        result = a * b
+        if -1_000_000_000_000_000 <= result <= 1_000_000_000_000_000:  # MAX_NUMBER, as a constant
+            return result
     return _arith("*", a, b)
 
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
+from cardsmith import values
 from cardsmith.compiler.purity import nodes
 from cardsmith.compiler.rulenames import declared_rules
 from cardsmith.compiler.static_eval import fold
@@ -907,6 +908,9 @@ class Checker:
         if isinstance(e, ir.Dice):
             if e.sides < 2 or e.count < 1:
                 self.error(e.span, "CS0301", "dice need at least one die of two or more sides")
+            elif e.count > values.MAX_DICE or e.sides > values.MAX_SIDES:
+                self.error(e.span, "CS0301", f"cannot roll {e.count}d{e.sides}: too many dice or sides",
+                           f"a roll throws at most {values.MAX_DICE:,} dice of at most {values.MAX_SIDES:,} sides")
             return "dice"
         if isinstance(e, ir.Dim):
             return "dim"
@@ -931,6 +935,11 @@ class Checker:
             if e.op in ("/", "//", "%") and self.constant(e.right, scope) == 0:
                 self.error(e.right.span, "CS0301", "this divides by zero",
                            "the value after '" + e.op + "' is always 0")
+            elif isinstance(e.left, ir.Num) and isinstance(e.right, ir.Num):  # (two literals: no deep walk)
+                dividend, divisor = self.constant(e.left, scope), self.constant(e.right, scope)
+                if dividend is not None and divisor is not None and fold(e.op, dividend, divisor) is None:
+                    self.error(e.span, "CS0301", "this number is too large",
+                               f"results are kept within {values.MAX_NUMBER:,} (docs/language.md, Limits)")
             return "number"
         if isinstance(e, ir.Neg):
             self.expect_type(e.operand, scope, NUMERIC, "a negated value")

@@ -72,9 +72,11 @@ def check_deck_satisfiable(game: ir.Game, sink: DiagnosticSink) -> None:
         return
     if low is None or low <= 0:
         return
-    choices = _faction_choices(game, env)
     best: tuple[int, str] | None = None
     try:
+        # (a head card's faction the checker faulted, e.g. a misspelt enum value, is
+        # not static: its error is already reported where it is written)
+        choices = _faction_choices(game, env)
         for label, factions in choices:
             capacity = sum(limit for _card, limit in eligible_cards(game, env, factions, enough=low))
             if best is None or capacity > best[0]:

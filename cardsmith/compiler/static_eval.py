@@ -37,11 +37,12 @@ EnumVal = EnumValue
 
 def fold(op: str, a: int | Fraction, b: int | Fraction) -> int | Fraction | None:
     """`a op b` as the rules compute it (values.arith), for the checker's constant
-    folding; None for a division by zero, which the checker reports where it is written."""
+    folding; None for a division by zero or a result beyond values.MAX_NUMBER, which
+    the checker reports where it is written (Checker.infer)."""
     try:
         return values.arith(op, a, b)
     except values.OperationError as error:
-        if error.kind == "zero":
+        if error.kind in ("zero", "large"):
             return None
         raise
 

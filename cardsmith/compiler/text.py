@@ -8,6 +8,7 @@ what the engine does.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 from cardsmith.dsl import ir
@@ -126,10 +127,7 @@ def render_stmt(s: ir.Stmt, procedures: dict[str, ir.ProcedureDecl]) -> str:
         if not pattern:
             proc = procedures.get(s.procedure)
             pattern = proc.patterns[0] if proc and proc.patterns else _words(s.procedure)
-        out = pattern
-        for name, value in s.args.items():
-            out = out.replace("{" + name + "}", render_expr(value))
-        return out
+        return fill_placeholders(pattern, {name: render_expr(value) for name, value in s.args.items()})
     if isinstance(s, ir.Assign):
         if s.op == "set":
             return f"set {render_expr(s.target)} to {render_expr(s.value)}{_duration(s.duration)}"
@@ -209,10 +207,18 @@ def ability_text(a: ir.Ability, procedures: dict[str, ir.ProcedureDecl]) -> str:
 
 
 def keyword_reminder(kw: ir.KeywordDecl, use: ir.KeywordUse) -> str:
-    text = kw.reminder
-    for p, arg in zip(kw.params, use.args, strict=False):
-        text = text.replace("{" + p.name + "}", render_expr(arg))
-    return text
+    return fill_placeholders(kw.reminder, {p.name: render_expr(arg)
+                                           for p, arg in zip(kw.params, use.args, strict=False)})
+
+
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def fill_placeholders(template: str, values: dict[str, str]) -> str:
+    """Replace each `{name}` of `template` in one pass. One pass matters: a filled-in
+    value (a card's name, a string literal) is data, and a `{...}` inside it must print
+    as written rather than be expanded by a later parameter's replacement."""
+    return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), template)
 
 
 def generated_text(game: ir.Game, card: ir.CardDecl) -> str:

@@ -31,6 +31,7 @@ from cardsmith.dsl.rulekeys import KINDS, rule_name
 from cardsmith.dsl.source import SourceFile, Span
 from cardsmith.dsl.structure import MAX_DEPTH, Entry
 from cardsmith.util.fastmodel import construct, span_of_token
+from cardsmith.values import MAX_COPIES
 
 STATEMENT_HEADS = {
     "let", "set", "increase", "decrease", "if", "elif", "else", "for", "repeat", "while",
@@ -825,7 +826,10 @@ class Builder:
                 fields["flavour" if key == "flavor" else key] = self.text(sub)
             elif key == "copies":
                 copies = self.integer(sub)
-                if copies is not None:
+                if copies is not None and copies > MAX_COPIES:  # `create every copy` makes them all
+                    self.error(sub.items_span(), "CS0301", f"{copies:,} copies is too many",
+                               f"a card has at most {MAX_COPIES:,} copies (docs/language.md, Limits)")
+                elif copies is not None:
                     fields["copies"] = copies
             elif key == "keywords":
                 fields["keywords"].extend(self.keyword_uses(sub))

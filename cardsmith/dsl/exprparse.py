@@ -20,7 +20,7 @@ from cardsmith.dsl import ir
 from cardsmith.dsl.source import SourceFile, Span
 from cardsmith.dsl.structure import _grammar
 from cardsmith.util.fastmodel import construct, span_of_token
-from cardsmith.util.larkcache import lark_cache_file
+from cardsmith.util.larkcache import cached_lark
 
 START_RULES = [
     "let_tail", "set_tail", "change_tail", "cond_tail", "for_tail", "repeat_tail", "choose_tail",
@@ -487,11 +487,11 @@ def _span_offset(node: Any) -> int:
 @lru_cache(maxsize=1)
 def expr_parser() -> Lark:
     """The expression parser. Building its LALR tables is a fifth of a command's start-up,
-    so Lark keeps them in cardsmith's cache folder (`cache=`: Lark checks a hash of the
-    grammar, options and versions, and rebuilds from an unreadable file)."""
+    so they are kept in cardsmith's cache folder, sealed (util/larkcache.py: a planted
+    file is never unpickled)."""
     grammar = _grammar("expr.lark")
-    return Lark(grammar, parser="lalr", lexer="contextual", start=START_RULES,
-                transformer=_ToIR(), maybe_placeholders=True, cache=lark_cache_file("expr", grammar))
+    return cached_lark("expr", grammar, parser="lalr", lexer="contextual", start=START_RULES,
+                       transformer=_ToIR(), maybe_placeholders=True)
 
 
 _TOKEN_WORDS = {

@@ -65,7 +65,9 @@ class GreedyAgent:
     the default policy), runs the game's checks, scores the position with the
     `heuristic { value: ... }` the game declares (from this player's seat, as `you`),
     and rolls everything back. It never peeks: before scoring, everything it cannot see
-    is replaced by a plausible guess (PlayedMatch.determinize), also rolled back. Choices
+    is replaced by a plausible guess (PlayedMatch.determinize: the others' hidden cards,
+    its own deck's order), also rolled back, and its look-ahead rolls dice with a
+    generator of its own, never the match's (which would tell it the real next roll). Choices
     inside effects, which only the flow can continue, are taken at random. Ties are broken
     by its seeded RNG.
     """
@@ -80,11 +82,16 @@ class GreedyAgent:
         if heuristic is None or not isinstance(match.pending, ActionWindow):
             return actions[self.rng.randrange(len(actions))]
         snapshot = match.snapshot_state()
+        real_rng = match.rng
         try:
             match.determinize(actions[0].player, self.rng)
+            # the look-ahead rolls its own dice: the match's generator would tell the
+            # agent what the real next roll will be
+            match.rng = random.Random(self.rng.getrandbits(64))
             scored = [(match.score_action(action, heuristic), i) for i, action in enumerate(actions)]
         finally:
-            match.restore_state(snapshot)
+            match.restore_state(snapshot)  # (its undo of a roll sets the state of match.rng: the stand-in's)
+            match.rng = real_rng
         best = max(score for score, _ in scored)
         return actions[self.rng.choice([i for score, i in scored if score == best])]
 

@@ -26,6 +26,7 @@ from cardsmith.engine.coverage import PASSED_OVER, RUN, SKIPPED, Tally
 from cardsmith.engine.match import ENDLESS, Match, _NotAnOption, _offers
 from cardsmith.engine.replica import Rebuilder, portable
 from cardsmith.engine.state import Card, Player
+from cardsmith.values import MAX_DECK
 
 # the most parameter combinations one action (or ability) offers in one window; past it
 # the rest are not offered and the match counts the cut (offers_cut), which soaks report
@@ -169,8 +170,10 @@ class PlayedMatch(Match):
 
         For each other player, the cards in their zones that the viewer cannot see (a
         hand, a deck) and their face-down cards elsewhere are pooled, shuffled and dealt
-        back, each place keeping its size; a shared hidden zone is shuffled. The viewer's
-        own knowledge — every visible card, and the sizes of hidden places — is untouched."""
+        back, each place keeping its size; a shared hidden zone is shuffled, and so is
+        each of the viewer's own hidden zones (they do not know their own deck's order
+        either). The viewer's own knowledge — every visible card, their hand, the sizes
+        of hidden places — is untouched."""
         me = self.players[viewer]
         for owner in self.players:
             if owner is me:
@@ -193,7 +196,7 @@ class PlayedMatch(Match):
                 if old.face_down != new.face_down:
                     self.set_attr(new, "face_down", old.face_down)
         for zone in self.zones.values():
-            if zone.owner is None and zone.visibility == "hidden" and len(zone.cards) > 1:
+            if (zone.owner is None or zone.owner is me) and zone.visibility == "hidden" and len(zone.cards) > 1:
                 self._shuffle_journaled(zone, rng)
 
     def _shuffle_journaled(self, zone: Any, rng: Any) -> None:
@@ -415,6 +418,10 @@ class PlayedMatch(Match):
             return
         if "deck" not in self.game.zones or self.game.zones["deck"].scope != "player":
             raise rt.RulesError("decklists were given, but the game has no per-player zone named 'deck'")
+        for names in self.decks:  # (before any card is made: a huge list fails at once)
+            if len(names) > MAX_DECK:
+                raise rt.RulesError(f"a decklist of {len(names):,} cards is too large "
+                                    f"(at most {MAX_DECK:,} cards a player)")
         for player, names in zip(self.players, self.decks, strict=False):
             zone = self.zone("deck", player)
             for name in names:

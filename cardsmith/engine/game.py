@@ -7,7 +7,6 @@ card definitions with their printed values). Matches share one CompiledGame.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import importlib.util
 import marshal
@@ -21,7 +20,7 @@ from typing import Any
 from cardsmith import __version__
 from cardsmith.compiler.actions import option_blind_parameters
 from cardsmith.compiler.api import load_game_ir, read_files
-from cardsmith.compiler.cache import cache_dir
+from cardsmith.compiler.cache import cache_dir, load_sealed, store_sealed
 from cardsmith.compiler.cache import key_for as cache_key
 from cardsmith.compiler.codegen import generate
 from cardsmith.compiler.loader import resolve
@@ -30,7 +29,6 @@ from cardsmith.compiler.symbols import hooked_procedures
 from cardsmith.compiler.text import card_text
 from cardsmith.dsl import ir
 from cardsmith.engine.state import EnumValue
-from cardsmith.util.atomic import write_atomic
 
 
 @dataclass
@@ -78,17 +76,19 @@ def compiled_handlers(game: ir.Game, key: str | None) -> tuple[str, Any]:
     """
     path = cache_dir() / f"handlers-{key}.bin" if key is not None else None
     if path is not None:
+        # only an entry sealed with this user's key is unmarshalled (compiler/cache.py):
+        # a planted file is ignored and rebuilt, never executed
+        data = load_sealed(path)
         try:
-            code, source = marshal.loads(path.read_bytes())
+            code, source = marshal.loads(data) if data is not None else (None, None)
             if isinstance(source, str) and isinstance(code, types.CodeType):
                 return source, code
-        except (OSError, ValueError, EOFError, TypeError):
+        except (ValueError, EOFError, TypeError):
             pass
     source = generate(game, __version__)
     code = compile(source, f"<cardsmith handlers for {game.game.id}>", "exec")
     if path is not None:
-        with contextlib.suppress(OSError):
-            write_atomic(path, marshal.dumps((code, source)))
+        store_sealed(path, marshal.dumps((code, source)))
     return source, code
 
 

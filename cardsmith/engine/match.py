@@ -658,8 +658,9 @@ class Match(TurnOrder):
         probe (saving it only when used keeps probes that roll nothing cheap)."""
         journal = self.journal
         if journal is not None and self._rng_saved_for is not journal:
-            state = self.rng.getstate()
-            journal.append(lambda: self.rng.setstate(state))
+            rng = self.rng  # (the generator in use now: an agent's look-ahead lends its own)
+            state = rng.getstate()
+            journal.append(lambda: rng.setstate(state))
             self._rng_saved_for = journal
 
     # ---------------------------------------------------------------- changing cards (journaled)

@@ -1,12 +1,19 @@
 """`cardsmith build`: a checked game in, print-ready files out.
 
-Renders everything in memory first and writes files (atomically) only when no error
-was found, so a failed build never leaves a half-written or misleading PDF behind.
+Renders everything in memory first and writes files only when no error was found, so
+a failed build never leaves a half-written or misleading PDF behind. The files of one
+build go together: each is written in full into a staging folder beside the outputs
+(`.cardsmith-build.PID.XXXXXXXX.tmp`), and only once all are written are they renamed
+into place, so a failure or a kill while writing leaves the previous build's files as
+they were — never a new cards.pdf beside an old unit-sheets.pdf. A staging folder left
+by a killed build is removed by the next one.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +24,7 @@ from cardsmith.printables.cards import CODE_BAD_LAYOUT, CODE_UNKNOWN_PROPERTY, C
 from cardsmith.printables.geometry import make_grid
 from cardsmith.printables.imposition import CardsPdf, Options, render_cards
 from cardsmith.printables.layout import Layout, resolve_layout
+from cardsmith.util.atomic import clean_stale, temp_prefix
 from cardsmith.util.atomic import write_atomic as _write_atomic
 
 Progress = Callable[[str, int, int], None]
@@ -109,14 +117,54 @@ def render(game: ir.Game, opts: Options, progress: Progress | None = None) -> Bu
     return result
 
 
+def _stage_file(path: Path, data: bytes) -> None:
+    """Write one output in full (flushed to disk) into the staging folder."""
+    with open(path, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(path, 0o666 & ~umask)
+
+
+def write_all(out: Path, files: dict[str, bytes]) -> list[Path]:
+    """Write `files` into folder `out` together: all staged first, then renamed into place.
+
+    An error while staging removes the staging folder and leaves `out` untouched. An
+    output that is a symlink, or not a plain file, is written through write_atomic (a
+    rename would replace the link itself or turn a device into a file)."""
+    out.mkdir(parents=True, exist_ok=True)
+    clean_stale(out)
+    staging = Path(tempfile.mkdtemp(prefix=temp_prefix("cardsmith-build"), suffix=".tmp", dir=out))
+    target = out
+    try:
+        for name, data in files.items():
+            target = out / name
+            _stage_file(staging / name, data)
+        targets = []
+        for name, data in files.items():
+            target = out / name
+            if target.is_symlink() or (target.exists() and not target.is_file()):
+                write_atomic(target, data)
+            else:
+                os.replace(staging / name, target)
+            targets.append(target)
+        return targets
+    except OSError as exc:  # name the output, not a staging file
+        raise OSError(exc.errno, exc.strerror or str(exc), str(target)) from exc
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
 def build(game: ir.Game, out: Path, opts: Options, progress: Progress | None = None) -> BuildResult:
-    """Render, then write every file atomically — or nothing at all if there were errors."""
+    """Render, then write every file together (write_all) — or nothing at all if there
+    were errors."""
     result = render(game, opts, progress)
     if not result.ok:
         result.outputs = []
         return result
-    for o in result.outputs:
-        target = out / o.path
-        write_atomic(target, result.files[o.path.name])
+    targets = write_all(out, {o.path.name: result.files[o.path.name] for o in result.outputs})
+    for o, target in zip(result.outputs, targets, strict=True):
         o.path = target
     return result

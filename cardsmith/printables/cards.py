@@ -9,6 +9,7 @@ placeholders and backs go through `Forms`, drawn once per document.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +51,7 @@ CODE_UNKNOWN_PROPERTY = "CS2005"
 CODE_BAD_LAYOUT = "CS2006"
 CODE_BAD_EXPR = "CS2007"
 CODE_UNBREAKABLE = "CS2008"
+CODE_ART_OUTSIDE = "CS2009"
 _NEXT_CARD = re.compile(r"\s*card\s+\"")
 
 
@@ -109,6 +111,39 @@ class CardPlan:
     border: RGB
     ops: list[Op] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
+
+
+def art_inside(root: Path, value: str) -> Path | None:
+    """The real path of art file `value` when it lies inside the game folder `root`, else
+    None. Building a game from someone else must not copy a private image (`../../x.png`,
+    `/home/me/id.png`, a symlink leading out) into its PDF; the answer depends only on the
+    path, never on whether a file outside exists, so the warning reveals nothing about it."""
+    candidate = Path(value)
+    if candidate.is_absolute() or ".." in candidate.parts or candidate.drive:
+        return None
+    base = Path(os.path.realpath(root))
+    real = Path(os.path.realpath(base / candidate))
+    return real if real.is_relative_to(base) and real != base else None
+
+
+def art_span(card: ir.CardDecl, value: str, fallback: Span) -> Span:
+    """Where the card writes `art: "value"` (the IR keeps only the card's span), so the
+    diagnostic points at that line; `fallback` when the value came from somewhere else."""
+    if card.art != value:
+        return fallback
+    try:
+        lines = Path(card.span.file).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return card.span
+    for number in range(card.span.line, len(lines) + 1):  # the span covers the header only
+        if number > card.span.line and re.match(r"\s*card\s", lines[number - 1]):
+            break  # the next card
+        match = re.match(r"\s*(art)\s*:", lines[number - 1])
+        if match:
+            column = match.start(1) + 1
+            return Span(file=card.span.file, line=number, column=column, end_line=number,
+                        end_column=len(lines[number - 1].rstrip()) + 1)
+    return card.span
 
 
 def _readable_image(path: Path) -> bool:
@@ -275,10 +310,13 @@ class CardRenderer:
             plan.texts.append(label)
             return
         if isinstance(value, str) and value:
-            candidate = Path(value)
-            if not candidate.is_absolute() and self.art_root is not None:
-                candidate = self.art_root / candidate
-            if candidate.is_file():
+            candidate = art_inside(self.art_root if self.art_root is not None else Path.cwd(), value)
+            if candidate is None:
+                self.report(art_span(plan.card, value, r.span), Severity.ERROR, CODE_ART_OUTSIDE,
+                            f"card '{plan.card.name}': art file '{value}' is outside the game folder",
+                            "put the image in the game's folder (e.g. art/) and write its path relative "
+                            "to that folder, without '..'")
+            elif candidate.is_file():
                 path = candidate if _readable_image(candidate) else None
                 if path is None:
                     self.report(plan.card.span, Severity.WARNING, CODE_MISSING_ART,

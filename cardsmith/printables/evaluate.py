@@ -188,8 +188,8 @@ class CardEvaluator:
                 return fmt(self._enum_prop(value, "label"))
             except EvalError:
                 return value.name.replace("_", " ")
-        if isinstance(value, str) and "{" in value and card is not None:
-            return self.fill(value, card, extra)
+        # only a string literal written in the layout is a template: a computed value (a
+        # card's name, text or flavour) is data and prints as written, braces and all
         return fmt(value)
 
     def fill(self, template: str, card: ir.CardDecl | None, extra: dict[str, Any] | None = None) -> str:

@@ -3,6 +3,11 @@
 An error or a kill mid-write never leaves a half-written PDF, log or cache entry. The
 written file keeps the permissions of the file it replaces (or the umask's default for
 a new one), and writing through a symlink replaces the file it points to, not the link.
+
+A kill between creating the temp file and renaming it leaves the temp file behind; its
+name carries the writer's process id (`.NAME.PID.XXXXXXXX.tmp`), so the next write to
+the same folder removes those whose process is gone (`clean_stale`). A temp file of a
+writer still running is left alone.
 """
 
 from __future__ import annotations
@@ -10,6 +15,8 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
+import shutil
 import stat
 import tempfile
 from pathlib import Path
@@ -19,6 +26,50 @@ def _default_mode() -> int:
     umask = os.umask(0)
     os.umask(umask)
     return 0o666 & ~umask
+
+
+_OURS = re.compile(r"\.(?P<pid>\d+)\.[A-Za-z0-9_]{8}\.tmp$")
+
+
+def temp_prefix(name: str) -> str:
+    """The prefix of our temp files for `name`: the process id lets a later run tell a
+    kill's leftovers from a write still under way."""
+    return f".{name}.{os.getpid()}."
+
+
+def _alive(pid: int) -> bool:
+    """Whether process `pid` may still be writing (when unsure: yes, keep its file)."""
+    if pid == os.getpid() or os.name == "nt":  # Windows' os.kill would end the process
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists, but not ours to signal
+        return True
+    return True
+
+
+def clean_stale(folder: Path) -> None:
+    """Remove temp files and folders a killed writer left in `folder` (never another
+    file: only names of our own `.NAME.PID.XXXXXXXX.tmp` form)."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        if not entry.name.startswith(".") or not entry.name.endswith(".tmp"):
+            continue
+        match = _OURS.search(entry.name)
+        try:
+            if match is None or _alive(int(match["pid"])):
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)
+            else:
+                os.unlink(entry.path)
+        except OSError:
+            continue  # another run cleaned it first, or it is not ours to remove
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -52,7 +103,8 @@ def _write_atomic(path: Path, data: bytes) -> None:
         mode = stat.S_IMODE(path.stat().st_mode)
     except OSError:
         mode = _default_mode()
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    clean_stale(path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path.name), suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
