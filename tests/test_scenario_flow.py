@@ -269,3 +269,15 @@ def test_durations_that_could_not_work_are_errors(tmp_path: Path) -> None:
     assert any("unknown period 'combat'" in d for d in with_effect("increase c.power by 1 until end of combat"))
     assert not with_effect("increase c.power by 1 until end of late")
     assert not with_effect("increase c.power by 1 until your next turn")
+
+
+def test_perform_and_expect_are_scenario_statements(tmp_path: Path) -> None:
+    """In the rules, a `perform` would take an action outside any window and an `expect`
+    would stop the match: both are errors at check, not surprises in play."""
+    found = diagnostics(tmp_path, RULES.replace('''action grab "Grab" {''', '''action wait "Wait" {
+  perform grab by player1
+  expect player1.gold == 0
+}
+action grab "Grab" {'''))
+    assert any(d.startswith("CS0205 'perform' only works in a scenario") for d in found), found
+    assert any(d.startswith("CS0205 'expect' only works in a scenario") for d in found), found

@@ -692,6 +692,9 @@ class Checker:
         elif isinstance(s, ir.Invoke):
             self.check_invoke(s, scope)
         elif isinstance(s, ir.Perform):
+            if not self.in_scenario_body:
+                self.error(s.span, "CS0205", f"'{'expect illegal' if s.expect_illegal else 'perform'}' only works "
+                           "in a scenario", "in the rules, players take actions through the stages' windows")
             self.use("action", s.action)
             if s.action not in self.sym.actions:
                 self.error(s.span, "CS0202", f"unknown action '{s.action}'",
@@ -700,6 +703,9 @@ class Checker:
             for c in s.choosing:
                 self.infer(c, scope)
         elif isinstance(s, ir.Expect):
+            if not self.in_scenario_body:
+                self.error(s.span, "CS0205", "'expect' only works in a scenario",
+                           "a rule that must hold is a 'check' block; a scenario asserts with 'expect'")
             self.expect_type(s.condition, scope, {"bool", "any"}, "an expectation")
 
     def check_assign(self, s: ir.Assign, scope: Scope) -> None:
