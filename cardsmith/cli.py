@@ -277,7 +277,7 @@ def play(
             raise typer.Exit(EXIT_USAGE)
         kinds[human - 1] = "human"
     try:
-        agents = [make_agent(kind, seed * 1000 + i, show=_err, ask=_ask)
+        agents = [make_agent(kind, seed * 1000 + i, show=_err, ask=_ask, game=game.ir)
                   for i, kind in enumerate(kinds)]
     except ValueError as exc:
         _err(f"error: {exc}")

@@ -80,7 +80,9 @@ class OperationError(RulesError, ArithmeticError):
     """An operator or builtin given values it does not apply to, or a division by zero.
 
     `kind` is "type" (the values' kinds do not fit the operation), "zero" (a division
-    by zero) or "large" (a result beyond MAX_NUMBER). It is an ArithmeticError too, so
+    by zero), "large" (a result beyond MAX_NUMBER) or "limit" (more dice or listed
+    numbers than the limits allow). "large" and "limit" are never a reason to leave a
+    move out of the legal actions: probing reports them (engine/flow.py, `_try`). It is an ArithmeticError too, so
     every caller of the static evaluator that already reports an arithmetic failure as
     "cannot evaluate" (deck tools, printables) reports this one the same way.
     """
@@ -101,7 +103,7 @@ class Dice:
     def __init__(self, count: int, sides: int) -> None:
         if count > MAX_DICE or sides > MAX_SIDES:
             raise OperationError(f"cannot roll {count}d{sides}: at most {MAX_DICE:,} dice "
-                                 f"of at most {MAX_SIDES:,} sides")
+                                 f"of at most {MAX_SIDES:,} sides", "limit")
         self.count = count
         self.sides = sides
 
@@ -138,7 +140,7 @@ class Range:
         listed = range(math.ceil(self.low), math.floor(self.high) + 1)
         if len(listed) > MAX_LISTED:
             raise OperationError(f"the range {self!r} has {len(listed):,} numbers; "
-                                 f"at most {MAX_LISTED:,} can be listed")
+                                 f"at most {MAX_LISTED:,} can be listed", "limit")
         return iter(listed)
 
     def __repr__(self) -> str:

@@ -7,10 +7,14 @@ bounded version of each through the normal suite.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from cardsmith.engine.agents import ask
+from cardsmith.engine.flow import Action, PlayedMatch
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "library"
@@ -42,6 +46,32 @@ def _isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
             os.environ.pop("CARDSMITH_CACHE_DIR", None)
         else:
             os.environ["CARDSMITH_CACHE_DIR"] = old
+
+
+def decide(player: Any, match: PlayedMatch, actions: list[Action]) -> Action:
+    """The move of `player`: a test script (a `script` method) reads the live match on
+    purpose; a real agent is asked through its seat's view (`ask`), as play_out does."""
+    script = getattr(player, "script", None)
+    return script(match, actions) if script is not None else ask(player, match, actions)
+
+
+def play_scripted(match: PlayedMatch, players: list[Any], max_actions: int = 20_000,
+                  on_move: Callable[[PlayedMatch, Action], None] | None = None) -> int:
+    """play_out, for tests that steer a match into a position: a player with a `script`
+    method is a test script, handed the live match on purpose (it reads what no seat could,
+    to set a scene up); any other is a real agent, asked through its seat's view (`ask`).
+    Returns the number of actions applied."""
+    applied = 0
+    while not match.is_over and applied < max_actions:
+        actions = match.legal_actions()
+        if not actions:
+            break
+        chosen = decide(players[actions[0].player % len(players)], match, actions)
+        if on_move is not None:
+            on_move(match, chosen)
+        match.apply(chosen)
+        applied += 1
+    return applied
 
 
 def write_game(folder: Path, files: dict[str, str]) -> Path:

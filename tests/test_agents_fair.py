@@ -8,7 +8,7 @@ from pathlib import Path
 from conftest import write_game
 
 from cardsmith.compiler.api import check_game
-from cardsmith.engine.agents import GreedyAgent
+from cardsmith.engine.agents import GreedyAgent, ask
 from cardsmith.engine.game import CompiledGame
 
 BETS = '''
@@ -51,7 +51,7 @@ def test_greedy_cannot_bet_on_the_real_next_roll(tmp_path: Path) -> None:
             actions = match.legal_actions()
             if match.is_over or not actions:
                 break
-            match.apply(agent.choose(match, actions))
+            match.apply(ask(agent, match, actions))
         bets += sum(p.counters["bets"] for p in match.players)
         wins += sum(p.counters["wins"] for p in match.players)
     assert bets >= 30, bets  # it does bet (when its own look-ahead rolls a six)
@@ -100,7 +100,7 @@ def test_greedy_does_not_know_its_own_decks_order(tmp_path: Path) -> None:
         match = game.new_match(seed=seed)
         agent = GreedyAgent(seed)
         actions = match.legal_actions()
-        chosen = agent.choose(match, actions)
+        chosen = ask(agent, match, actions)
         if chosen.description.startswith("Draw"):
             draws += 1
             top = match.zone("deck", match.players[0]).cards[0]

@@ -205,3 +205,13 @@ def test_a_type_mismatch_names_the_type_expected(tmp_path: Path) -> None:
     for i, (extra, message) in enumerate(cases.items()):
         got = errors(run(tmp_path / str(i), extra))
         assert ("CS0301", message) in got, got
+
+
+def test_a_card_name_argument_must_be_a_name(tmp_path: Path) -> None:
+    """`create every copy of every card in ZONE` passed check and failed at play time
+    ("there is no card named []"): a card name parameter takes text, not cards."""
+    extra = ('card "X" { type: Unit; faction: Red; attack: 1\n  effect {\n    let cs = every card in hand of you\n'
+             '    create every copy of cs in discard of you\n  }\n}')
+    d = only_error(run(tmp_path, extra))
+    assert d.code == "CS0301" and "expects a card name" in d.message and d.message.endswith("found cards")
+    assert 'catalog("TYPE")' in (d.hint or "")

@@ -44,18 +44,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import LIBRARY, write_game
+from conftest import LIBRARY, play_scripted, write_game
 
 from cardsmith.compiler.api import check_game
 from cardsmith.decks.library import load_decklist
 from cardsmith.engine import runtime as rt
-from cardsmith.engine.agents import RandomAgent, play_out
+from cardsmith.engine.agents import RandomAgent, ask, play_out
 from cardsmith.engine.coverage import Counts, CoverageReport, Tally, index_for
 from cardsmith.engine.decks import decks_for
 from cardsmith.engine.flow import Action, ActionWindow, PlayedMatch
 from cardsmith.engine.game import CompiledGame, load
 
-# ---------------------------------------------------------------- test agents
+# ---------------------------------------------------------------- test scripts
+# They read the live match to steer it (a `script` method, played by conftest's
+# play_scripted); a real agent only ever gets its seat's view.
 
 
 def rule_of(action: Action) -> Any:
@@ -72,7 +74,7 @@ class Variety:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, match: PlayedMatch, actions: list[Action]) -> Action:
+    def script(self, match: PlayedMatch, actions: list[Action]) -> Action:
         if not isinstance(match.pending, ActionWindow):
             return actions[self.rng.randrange(len(actions))]
         groups: dict[Any, list[Action]] = defaultdict(list)
@@ -86,12 +88,17 @@ class Variety:
         return self.rng.choice(groups[kind])
 
 
-class Builder(RandomAgent):
-    """Construct & Combat: buys a construct whenever one is offered; otherwise random."""
+class Builder:
+    """Construct & Combat: buys a construct whenever one is offered; otherwise random
+    (a RandomAgent, asked through its seat's view, drawing from the same generator)."""
 
-    def choose(self, match: PlayedMatch, actions: list[Action]) -> Action:
+    def __init__(self, seed: int) -> None:
+        self.fallback = RandomAgent(seed)
+        self.rng = self.fallback.rng
+
+    def script(self, match: PlayedMatch, actions: list[Action]) -> Action:
         buys = [a for a in actions if isinstance(match.pending, ActionWindow) and rule_of(a) == "buy_construct"]
-        return self.rng.choice(buys) if buys else super().choose(match, actions)
+        return self.rng.choice(buys) if buys else ask(self.fallback, match, actions)
 
 
 class Closer:
@@ -106,7 +113,7 @@ class Closer:
         self.rng = random.Random(seed)
         self.mover: Any = None
 
-    def choose(self, match: PlayedMatch, actions: list[Action]) -> Action:
+    def script(self, match: PlayedMatch, actions: list[Action]) -> Action:
         request = match.pending
         if isinstance(request, rt.Choose) and self.mover is not None and request.label in ("x", "y"):
             return self._step(match, request.label, actions)
@@ -230,7 +237,7 @@ def _play(task: tuple[str, Plan, int, list[list[str]] | None]) -> tuple[Counts, 
     tally = Tally(index_for(game))
     match = PlayedMatch(game, seed=seed, players=plan.players, mode=plan.mode, decks=decks, tally=tally)
     agents = [AGENTS[plan.agent](seed * 10 + seat) for seat in range(plan.players)]
-    applied = play_out(match, agents, max_actions=plan.max_actions)
+    applied = play_scripted(match, agents, max_actions=plan.max_actions)
     error = match.error if match.error is not None and not match.out_of_turns else None
     return tally.counts, applied, error
 

@@ -328,7 +328,7 @@ def test_replay_verifies_a_log_and_finds_tampering(tmp_path: Path) -> None:
 def test_snapshot_restores_and_observations_hide_what_a_player_cannot_see() -> None:
     import json
 
-    from cardsmith.engine.agents import RandomAgent
+    from cardsmith.engine.agents import RandomAgent, ask
     from cardsmith.engine.flow import PlayedMatch
     from cardsmith.engine.game import load
 
@@ -337,7 +337,7 @@ def test_snapshot_restores_and_observations_hide_what_a_player_cannot_see() -> N
     agents = [RandomAgent(5), RandomAgent(6)]
     for _ in range(30):
         actions = match.legal_actions()
-        match.apply(agents[actions[0].player].choose(match, actions))
+        match.apply(ask(agents[actions[0].player], match, actions))
     snap = json.loads(json.dumps(match.snapshot()))
     again = PlayedMatch.restore(game, snap)
     assert again.state_summary() == match.state_summary()
@@ -354,7 +354,7 @@ def test_the_public_api_plays_a_dealt_match_and_restores_it() -> None:
     import json
 
     import cardsmith
-    from cardsmith.engine.agents import RandomAgent
+    from cardsmith.engine.agents import RandomAgent, ask
 
     game = cardsmith.load("kingdom_combat")
     match = game.new_match(seed=4)
@@ -364,7 +364,7 @@ def test_the_public_api_plays_a_dealt_match_and_restores_it() -> None:
         actions = match.legal_actions()
         assert [a.id for a in actions] == list(range(len(actions)))  # stable ids: positions in the list
         assert all(a.description for a in actions)
-        match.apply(agents[actions[0].player].choose(match, actions))
+        match.apply(ask(agents[actions[0].player], match, actions))
     again = game.restore_match(json.loads(json.dumps(match.snapshot())))
     assert again.state_summary() == match.state_summary() and again.log == match.log
     named = game.new_match(seed=4, decks=[list(d) for d in match.decks])
@@ -483,7 +483,7 @@ def test_bad_agents_are_usage_errors_before_any_match() -> None:
 
 
 def test_greedy_and_human_agents() -> None:
-    from cardsmith.engine.agents import GreedyAgent, HumanAgent, RandomAgent, play_out
+    from cardsmith.engine.agents import GreedyAgent, HumanAgent, Labels, RandomAgent, play_out
     from cardsmith.engine.flow import PlayedMatch
     from cardsmith.engine.game import load
 
@@ -493,7 +493,7 @@ def test_greedy_and_human_agents() -> None:
     assert match.over and match.error is None
     shown: list[str] = []
     answers = iter(["x", "99", "0"] + ["0"] * 50)
-    human = HumanAgent(shown.append, lambda _q: next(answers))
+    human = HumanAgent(shown.append, lambda _q: next(answers), Labels(game.ir))
     match = PlayedMatch(game, seed=4, players=2)
     play_out(match, [human, RandomAgent(2)], max_actions=4)
     assert any("you are player1" in s for s in shown)
@@ -535,7 +535,7 @@ def test_greedy_lookahead_leaves_the_match_as_its_history_replays(game_id: str) 
     that ends the stage (Kingdom Cards' "Done arranging") once left that request behind,
     so the real stage ended after a different move — and the match no longer replayed
     from its own history (the search agent's clones refused it)."""
-    from cardsmith.engine.agents import GreedyAgent, RandomAgent
+    from cardsmith.engine.agents import GreedyAgent, RandomAgent, ask
     from cardsmith.engine.flow import PlayedMatch
     from cardsmith.engine.game import load
 
@@ -546,7 +546,7 @@ def test_greedy_lookahead_leaves_the_match_as_its_history_replays(game_id: str) 
         if match.is_over:
             break
         actions = match.legal_actions()
-        match.apply(agents[actions[0].player % 2].choose(match, actions))
+        match.apply(ask(agents[actions[0].player % 2], match, actions))
         PlayedMatch.restore(game, match.snapshot())  # raises if the state differs
 
 
@@ -662,9 +662,14 @@ def test_determinize_guesses_hidden_cards_and_rolls_back() -> None:
     hidden_own = {name for (name, owner), zone in match.zones.items()
                   if owner == 0 and zone.visibility == "hidden"}
     # what player 0 knows of their own: every card of their zones, but not the order of a
-    # hidden one (their draw pile), which determinize guesses as well
-    mine = {k: (sorted(v) if k.split("/")[0] in hidden_own else v)
-            for k, v in before["zones"].items() if k.endswith("/0")}
+    # hidden one (their draw pile), which determinize guesses as well — by dealing the
+    # identities (names) among the places, each keeping its engine id: compare names there
+
+    def known(zones: dict[str, list[str]]) -> dict[str, list[str]]:
+        return {k: (sorted(c.rpartition("#")[0] for c in v) if k.split("/")[0] in hidden_own else v)
+                for k, v in zones.items() if k.endswith("/0")}
+
+    mine = known(before["zones"])
     hidden_sizes = {k: len(v) for k, v in before["zones"].items()}
     snapshot = match.snapshot_state()
     changed = False
@@ -672,8 +677,7 @@ def test_determinize_guesses_hidden_cards_and_rolls_back() -> None:
         match.determinize(0, random.Random(seed))
         during = match.state_summary()
         assert {k: len(v) for k, v in during["zones"].items()} == hidden_sizes  # sizes are known
-        assert {k: (sorted(v) if k.split("/")[0] in hidden_own else v)
-                for k, v in during["zones"].items() if k.endswith("/0")} == mine  # own cards kept
+        assert known(during["zones"]) == mine  # own cards kept
         changed = changed or during["zones"] != before["zones"]
     match.restore_state(snapshot)
     assert match.state_summary() == before
@@ -684,7 +688,7 @@ def test_determinize_guesses_hidden_cards_and_rolls_back() -> None:
 def test_option_blind_probing_finds_the_same_legal_moves(game_id: str) -> None:
     """One run deciding every option of a last choice (compiler/actions.py) must offer
     exactly what trying each option offers, in the same order."""
-    from cardsmith.engine.agents import RandomAgent
+    from cardsmith.engine.agents import RandomAgent, ask
     from cardsmith.engine.game import load
 
     game = load(game_id)
@@ -706,5 +710,5 @@ def test_option_blind_probing_finds_the_same_legal_moves(game_id: str) -> None:
                 match._cached = None
             assert [a.description for a in match.legal_actions()] == full
             compared += 1
-        match.apply(agents[actions[0].player].choose(match, match.legal_actions()))
+        match.apply(ask(agents[actions[0].player], match, match.legal_actions()))
     assert compared > 5

@@ -99,7 +99,7 @@ def play_a_little(files: list[tuple[str, bytes]]) -> None:
     """A mutated game that still checks clean must compile and play: a rule that breaks at
     play time ends its match with a reported error, never an exception out of the engine."""
     from cardsmith.compiler.loader import LoadError
-    from cardsmith.engine.agents import RandomAgent
+    from cardsmith.engine.agents import RandomAgent, ask
     from cardsmith.engine.game import CompiledGame
 
     result = check_sources(files)
@@ -118,7 +118,7 @@ def play_a_little(files: list[tuple[str, bytes]]) -> None:
             actions = match.legal_actions()
             if not actions:
                 break
-            match.apply(agents[actions[0].player % 2].choose(match, actions))
+            match.apply(ask(agents[actions[0].player % 2], match, actions))
 
 
 @settings(max_examples=int(os.environ.get("CARDSMITH_ENGINE_FUZZ_EXAMPLES", "40")), deadline=None,

@@ -158,6 +158,26 @@ def test_choose_from_a_huge_range_is_a_rules_error_naming_the_line(tmp_path: Pat
     assert "at most 10,000 can be listed" in match.error and match.error.endswith(f"(line {SETUP_LINE})")
 
 
+def test_a_huge_choice_inside_an_action_is_reported_not_silently_never_offered(tmp_path: Path) -> None:
+    """Probing which moves are legal runs the action up to its payment: a limit it breaks
+    there is a broken rule, so the match stops naming it (before, the move was simply
+    never offered and nothing said why)."""
+    text = game_text(action="choose x from 1..999999999999999\n  gain x score")
+    with time_guard(10):
+        match = compiled(tmp_path, text).new_match()
+        match.legal_actions()
+    assert match.is_over and match.error is not None
+    assert "at most 10,000 can be listed" in match.error and match.error.endswith(f"(line {ACTION_LINE})")
+
+
+def test_an_illegal_move_is_still_just_not_offered(tmp_path: Path) -> None:
+    """Only limits are reported while probing: a move whose rule cannot run now (here a
+    division by a score of 0) is left out as before."""
+    match = PlayedMatch(compiled(tmp_path, game_text(action="condition: 1 / your score > 1\n  gain 1 score")),
+                        stops=[0, 1])
+    assert match.error is None and [a.description for a in match.legal_actions()] == ["pass"]
+
+
 def test_a_range_of_ten_thousand_numbers_still_lists(tmp_path: Path) -> None:
     match = compiled(tmp_path, game_text(action="gain count(1..10000) score")).new_match()
     take_go(match)

@@ -13,7 +13,7 @@ from pathlib import Path
 from conftest import write_game
 
 from cardsmith.compiler.api import load_game_ir
-from cardsmith.engine.agents import HumanAgent, RandomAgent, play_out
+from cardsmith.engine.agents import HumanAgent, Labels, RandomAgent, ask, play_out
 from cardsmith.engine.flow import PlayedMatch
 from cardsmith.engine.game import CompiledGame
 from cardsmith.engine.replay import log_lines, parse_log, replay_entries
@@ -49,23 +49,23 @@ def duel(tmp_path: Path) -> CompiledGame:
     return CompiledGame(load_game_ir(str(write_game(tmp_path / "duel", {"rules.cards": DUEL}))))
 
 
-def _scripted_human(answers: list[str], asked: list[list[str]]) -> HumanAgent:
+def _scripted_human(game: CompiledGame, answers: list[str], asked: list[list[str]]) -> HumanAgent:
     shown: list[str] = []
 
     def show(text: str) -> None:
         shown.append(text)
 
-    def ask(_question: str) -> str:
+    def answer(_question: str) -> str:
         asked.append(shown[-1].splitlines())
         return answers.pop(0) if answers else "0"
-    return HumanAgent(show, ask)
+    return HumanAgent(show, answer, Labels(game.ir))
 
 
 def test_a_person_is_asked_only_when_they_have_a_real_choice(tmp_path: Path) -> None:
     game = duel(tmp_path)
     asked: list[list[str]] = []
     match = PlayedMatch(game, seed=3, players=2)
-    play_out(match, [_scripted_human([], asked), RandomAgent(1)], max_actions=200)
+    play_out(match, [_scripted_human(game, [], asked), RandomAgent(1)], max_actions=200)
     assert match.over and not match.error
     questions = [lines for lines in asked if any(line.strip().startswith("[") for line in lines)]
     assert questions, "the person was asked something"
@@ -100,8 +100,8 @@ def test_a_person_responding_off_turn_is_told_so_and_sees_what_waits(tmp_path: P
     actions = match.legal_actions()
     assert actions[0].player == 1 and "Play a trick" in [a.description for a in actions]
     asked: list[list[str]] = []
-    human = _scripted_human(["0"], asked)
-    trick = human.choose(match, actions)
+    human = _scripted_human(game, ["0"], asked)
+    trick = ask(human, match, actions)
     assert any("you may respond" in line for line in asked[0])
     match.apply(trick)
     view = match.observation(0)

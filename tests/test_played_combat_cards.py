@@ -21,7 +21,7 @@ from collections import Counter
 from typing import Any
 
 import cardsmith
-from cardsmith.engine.agents import RandomAgent, make_agent
+from cardsmith.engine.agents import RandomAgent, ask, make_agent
 from cardsmith.engine.flow import Action, PlayedMatch
 from cardsmith.engine.state import Card
 
@@ -43,12 +43,16 @@ class WatchedMatch(PlayedMatch):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         # per round: {seat: [the table cards as that seat sees them]}
         self.step2_views: list[dict[int, list[dict[str, Any]]]] = []
+        # per round: {seat: {engine id: that seat's number for the card}} (issue 17: an
+        # observation names cards by the seat's own numbers)
+        self.step2_numbers: list[dict[int, dict[int, int]]] = []
         super().__init__(*args, **kwargs)
 
     def record(self, kind: str, **data: Any) -> None:
         super().record(kind, **data)
         if kind == "emit" and data.get("name") == "stage_started" and data.get("args") == ["check_conditions"]:
             self.step2_views.append({seat: table_cards(self.observation(seat)) for seat in (0, 1)})
+            self.step2_numbers.append({seat: dict(self.seat_names(seat).numbers) for seat in (0, 1)})
 
 
 def table_cards(view: dict[str, Any], owner: str | None = None) -> list[dict[str, Any]]:
@@ -79,7 +83,7 @@ def to_round(seed: int, round_number: int, seat: int = 0) -> tuple[WatchedMatch,
     agents = [RandomAgent(seed), RandomAgent(seed + 100)]
     while not match.is_over and not (match.round_number >= round_number and sealed_pick_of(match, seat)):
         actions = match.legal_actions()
-        match.apply(agents[actions[0].player].choose(match, actions))
+        match.apply(ask(agents[actions[0].player], match, actions))
     assert not match.is_over, f"seed {seed} ended before round {round_number}"
     return match, list(match.history)
 
@@ -102,7 +106,7 @@ def random_matches() -> list[WatchedMatch]:
             if match.is_over:
                 break
             actions = match.legal_actions()
-            match.apply(agents[actions[0].player].choose(match, actions))
+            match.apply(ask(agents[actions[0].player], match, actions))
         out.append(match)
     return out
 
@@ -179,7 +183,8 @@ def test_player2_picks_without_knowing_player1s_card() -> None:
             on_table = table_cards(view, "player1")
             assert on_table == [{"hidden": True}]  # no id either: an id seen before would name it
             assert all("name" not in c for z in view["zones"] if z["owner"] == "player1" for c in z["cards"])
-            assert not any(c.get("id") == card.id and "name" in c for z in view["zones"] for c in z["cards"])
+            # player 2 holds no number for the card (one seen before would name it)
+            assert card.id not in match.seat_names(1).numbers
             assert table_cards(match.observation(0), "player1")[0]["name"] == card.name
             seen_by_2.add(json.dumps(view, sort_keys=True))  # the whole view, ids of hidden cards absent
             offers.add(json.dumps(offered(match)))
@@ -199,7 +204,9 @@ def test_after_the_block_both_cards_are_face_up_for_both_players() -> None:
             for seat in (0, 1):
                 cards = views[seat]
                 assert len(cards) == 2 and all("name" in c and "hidden" not in c for c in cards), cards
-                assert views[0] == views[1]
+                # the same cards, each seat naming them by numbers of its own
+                assert [{k: v for k, v in c.items() if k != "id"} for c in views[0]] == \
+                    [{k: v for k, v in c.items() if k != "id"} for c in views[1]]
                 shown += 1
     assert shown >= 40
     # and in a replayed round: the card player 1 picked is the one both see at step 2
@@ -210,8 +217,10 @@ def test_after_the_block_both_cards_are_face_up_for_both_players() -> None:
         match.apply(option.id)
         before = len(match.step2_views)
         match.apply(match.legal_actions()[0])
-        views = match.step2_views[before]
-        assert {"id": card.id, "name": card.name} in [{"id": c["id"], "name": c["name"]} for c in views[1]]
+        for seat in (0, 1):
+            number = match.step2_numbers[before][seat][card.id]
+            seen = match.step2_views[before][seat]
+            assert {"id": number, "name": card.name} in [{"id": c["id"], "name": c["name"]} for c in seen]
 
 
 # ---------------------------------------------------------------- agents that search
@@ -268,7 +277,7 @@ def test_the_search_agent_in_seat_2_never_receives_player1s_pick() -> None:
 
             match.replica = spy  # type: ignore[method-assign]
             agent = make_agent("search:20", seed)
-            action = agent.choose(match, match.legal_actions())
+            action = ask(agent, match, match.legal_actions())
             assert action.player == 1
             assert len(calls) == 20 and set(calls) == {(1, True)}
             chosen.add(action.id)
@@ -297,6 +306,6 @@ def test_player2_cannot_identify_player1s_face_down_card_from_what_it_was_shown(
                     known[c["id"]] = c["name"]
                 for description in view["legal_actions"]:
                     known.update((int(i), n) for n, i in re.findall(r"([A-Z][\w' ]+)#(\d+)", description))
-            match.apply(agents[actions[0].player].choose(match, actions))
+            match.apply(ask(agents[actions[0].player], match, actions))
     assert asked > 0
     assert identified == 0, f"player 2 could name player 1's face-down card in {identified} of {asked} picks"

@@ -24,7 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from conftest import LIBRARY
+from conftest import LIBRARY, decide
 
 from cardsmith.engine import runtime as rt
 from cardsmith.engine.agents import RandomAgent
@@ -75,7 +75,7 @@ class Kingmaker:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, match: PlayedMatch, actions: list[Action]) -> Action:
+    def script(self, match: PlayedMatch, actions: list[Action]) -> Action:
         request = match.pending
         if isinstance(request, ActionWindow):
             treasures = [a for a in actions if isinstance(a.payload, tuple) and a.payload[0] == "add_treasure"]
@@ -123,7 +123,7 @@ def drive(match: PlayedMatch, agents: list[Any], max_actions: int = 20_000) -> l
         actions = match.legal_actions()
         assert actions, "a match that is not over must offer a move"
         seat = actions[0].player
-        chosen = agents[seat].choose(match, actions)
+        chosen = decide(agents[seat], match, actions)
         window = match.pending if isinstance(match.pending, ActionWindow) else None
         current = match.current
         assert current is not None
@@ -325,7 +325,7 @@ class LayoutAgent:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, match: PlayedMatch, actions: list[Action]) -> Action:
+    def script(self, match: PlayedMatch, actions: list[Action]) -> Action:
         if isinstance(match.pending, ActionWindow):
             lay = [a for a in actions if _kind(a) in ("form_group", "place_card", "add_treasure")]
             return self.rng.choice(lay) if lay else next(a for a in actions if a.payload == "pass")

@@ -20,12 +20,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from conftest import LIBRARY
+from conftest import LIBRARY, decide
 
 import cardsmith
 from cardsmith.engine import offers
 from cardsmith.engine import runtime as rt
-from cardsmith.engine.agents import RandomAgent
+from cardsmith.engine.agents import RandomAgent, ask
 from cardsmith.engine.flow import Action, ActionWindow, PlayedMatch
 
 DECKS = sorted((LIBRARY / "kingdom_combat" / "decks").glob("*.deck"))
@@ -74,8 +74,9 @@ def quick(match: PlayedMatch, action: Action) -> bool:
 
 
 class Lurker:
-    """Test agent (seeded). With something waiting on the stack it always answers with a
-    Dirty Trick or an instant ability when one is offered; off its turn it uses one when
+    """Test script (seeded; it reads the live match, so it is played through conftest's
+    `decide`). With something waiting on the stack it always answers with a Dirty Trick
+    or an instant ability when one is offered; off its turn it uses one when
     offered 40% of the time (so some are left for the combat steps and Post-Combat). On its
     own turn with an empty stack it never uses them, and half the time it keeps at least
     2 gold (no card or ability that would leave less); otherwise it moves at random like
@@ -86,7 +87,7 @@ class Lurker:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, match: PlayedMatch, actions: list[Action]) -> Action:
+    def script(self, match: PlayedMatch, actions: list[Action]) -> Action:
         if not isinstance(match.pending, ActionWindow):
             return actions[self.rng.randrange(len(actions))]
         seat = actions[0].player
@@ -235,7 +236,7 @@ def play(seed: int, agents: list[Any], max_actions: int, decks: list[Any] | None
             check_offers(match, actions, record)
         elif isinstance(match.pending, rt.Choose):
             note_trick_choice(match, match.pending, record)
-        chosen = agents[seat].choose(match, actions)
+        chosen = decide(agents[seat], match, actions)
         taken = kind(chosen) if isinstance(match.pending, ActionWindow) else None
         gold = match.players[seat].counters["gold"]
         tokens = tokens_in(match, seat)
@@ -401,7 +402,7 @@ def test_the_first_player_is_random_and_skips_the_first_draw() -> None:
         agents = [RandomAgent(seed), RandomAgent(seed + 50)]
         while match.turn_number < 3 and not match.is_over:
             actions = match.legal_actions()
-            match.apply(agents[actions[0].player].choose(match, actions))
+            match.apply(ask(agents[actions[0].player], match, actions))
         first = next(e["player"] for e in match.log if e["event"] == "first_player")
         firsts.append(first)
         draws: list[tuple[str, int]] = []  # per turn: whose, cards drawn in the beginning stage

@@ -25,9 +25,10 @@ from collections import defaultdict
 from typing import Any
 
 import pytest
+from conftest import decide
 
 from cardsmith.engine import runtime as rt
-from cardsmith.engine.agents import RandomAgent
+from cardsmith.engine.agents import RandomAgent, ask
 from cardsmith.engine.flow import Action, ActionWindow, PlayedMatch
 from cardsmith.engine.game import CompiledGame, load
 
@@ -95,7 +96,7 @@ def deploy_until_first_turn(match: PlayedMatch, agents: list[Any], max_actions: 
         if deciding(match, FIRST_TURN) or match.is_over:
             return
         actions = match.legal_actions()
-        match.apply(agents[actions[0].player].choose(match, actions))
+        match.apply(ask(agents[actions[0].player], match, actions))
     raise AssertionError("the armies were not deployed within the action budget")
 
 
@@ -107,7 +108,7 @@ def test_dusk_runs_at_the_end_of_every_turn_however_the_turn_ended() -> None:
         if match.is_over:
             break
         actions = match.legal_actions()
-        match.apply(agents[actions[0].player].choose(match, actions))
+        match.apply(ask(agents[actions[0].player], match, actions))
     finished = [t for t in turns(match.log) if any(e["event"] == "emit" and e["name"] == "turn_ended" for e in t)]
     assert len(finished) >= 20
     by_end_orders = by_pass = 0
@@ -175,7 +176,7 @@ def _deploy_recording(p1_seed: int) -> tuple[PlayedMatch, list[list[str]]]:
             assert [a.payload for a in actions] == [(x, y) for x in range(17, 22) for y in range(20)
                                                     if (x, y) not in own]
             p2_options.append([a.description for a in actions])
-        match.apply(agents[seat].choose(match, actions))
+        match.apply(ask(agents[seat], match, actions))
     assert deciding(match, FIRST_TURN)
     # one decision per piece; player 2 deployed while all of player 1's army stood hidden
     assert len(p2_options) == len(VANGUARD) and seen_hidden[1] == len(VANGUARD)
@@ -205,7 +206,7 @@ def test_a_search_agent_guesses_the_hidden_deployment_again() -> None:
     match = game().new_match(seed=5, decks=[VANGUARD, VANGUARD])
     agents = [RandomAgent(21), RandomAgent(99)]
     while match.legal_actions()[0].player == 0:
-        match.apply(agents[0].choose(match, match.legal_actions()))
+        match.apply(ask(agents[0], match, match.legal_actions()))
     live = [(a.player, a.description) for a in match.legal_actions()]
     for seed in range(4):
         guessed = match.replica(viewer=1, rng=random.Random(seed))
@@ -218,7 +219,8 @@ def test_a_search_agent_guesses_the_hidden_deployment_again() -> None:
 
 # ---------------------------------------------------------------- the victor goes next
 class Drill:
-    """An agent that follows a battle plan, to reach the end of the first battle fast.
+    """A test script (it reads the live match) that follows a battle plan, to reach the
+    end of the first battle fast.
 
     On The Field it deploys its pieces, in deck order, on the given columns (the last one
     repeats) and rows; who moves first goes to `first`. The `retreat` side sounds the
@@ -241,7 +243,7 @@ class Drill:
         self.placed = 0
         self.walking: Any = None  # the archer whose destination is being chosen
 
-    def choose(self, match: PlayedMatch, actions: list[Action]) -> Action:
+    def script(self, match: PlayedMatch, actions: list[Action]) -> Action:
         request = match.pending
         on_field = match.shared["battle"] == 1
         if deciding(match, FIRST_TURN) and self.first is not None:
@@ -304,7 +306,7 @@ def _to_the_siege(rear_guard: bool, p1_siege_seed: int = 1) -> tuple[PlayedMatch
             # the defender sets up anywhere but the attackers' camp (columns 0-4)
             assert all(5 <= a.payload[0] <= 21 for a in actions)
             defender_options.append([a.payload for a in actions])
-        match.apply(agents[actions[0].player].choose(match, actions))
+        match.apply(decide(agents[actions[0].player], match, actions))
     assert match.error is None and not match.is_over
     assert match.shared["battle"] == 2 and match.shared["fighting"] == 1  # the siege is on
     return match, defender_options
@@ -366,7 +368,7 @@ def test_a_whole_random_war_keeps_dusk_and_the_turn_order() -> None:
         if match.is_over:
             break
         actions = match.legal_actions()
-        match.apply(agents[actions[0].player].choose(match, actions))
+        match.apply(ask(agents[actions[0].player], match, actions))
     assert match.is_over and match.error is None and match.winner is not None
     log = match.log
     played = turns(log)

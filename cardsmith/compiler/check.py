@@ -833,7 +833,10 @@ class Checker:
             if isinstance(arg, ir.Text):
                 self.check_card_name(arg)
                 return
-            self.infer(arg, scope)
+            found = self.infer(arg, scope)
+            if found not in ("text", "any", "cardname"):  # (a card or a query would fail at play time)
+                self.error(arg.span, "CS0301", f"'{proc}' expects a card name for {p.name}, found {_article(found)}",
+                           'write the name in quotes ("Guard"), or a name from catalog("TYPE")')
             return
         actual = self.infer(arg, scope)
         want = self.param_value_type(declared)

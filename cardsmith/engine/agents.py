@@ -1,12 +1,27 @@
-"""Agents that drive a match through its legal actions (they never see hidden state)."""
+"""Agents that drive a match through its legal actions (they never see hidden state).
+
+An agent is any object with `name` and `choose(view) -> int`: given the SeatView of the
+seat to decide (engine/seatview.py — the observation, the moves as numbered descriptions,
+look-ahead in resampled worlds), it answers the number of its move. It is never handed the
+match, whose cards, seed and generator a seat may not see; `play_out` keeps the match and
+asks each agent through a view that is valid only while that agent decides.
+"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
-from cardsmith.engine.flow import Action, ActionWindow, PlayedMatch
+from cardsmith.dsl import ir
+from cardsmith.engine.flow import Action, PlayedMatch
+from cardsmith.engine.seatview import SeatView, seat_view
+
+
+class Agent(Protocol):
+    name: str
+
+    def choose(self, view: SeatView) -> int: ...
 
 
 class RandomAgent:
@@ -22,13 +37,25 @@ class RandomAgent:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, match: PlayedMatch, actions: list[Action]) -> Action:
-        moves = [a for a in actions if a.payload != "pass"]
-        if moves and len(moves) < len(actions) and self.rng.random() >= self.PASS_CHANCE:
-            return moves[self.rng.randrange(len(moves))]
-        if moves and len(moves) == len(actions):
-            return moves[self.rng.randrange(len(moves))]
-        return actions[self.rng.randrange(len(actions))]
+    def choose(self, view: SeatView) -> int:
+        size, passing = view.size, view.pass_index
+        moves = size - (passing is not None)
+        if moves and passing is not None and self.rng.random() >= self.PASS_CHANCE:
+            index = self.rng.randrange(moves)
+            return index if index < passing else index + 1
+        if moves and passing is None:
+            return self.rng.randrange(moves)
+        return self.rng.randrange(size)
+
+
+def ask(agent: Any, match: PlayedMatch, actions: list[Action]) -> Action:
+    """The move `agent` picks among `actions`, asked through the deciding seat's view."""
+    with seat_view(match, actions) as view:
+        answer = agent.choose(view)
+    if type(answer) is not int or not 0 <= answer < len(actions):
+        raise ValueError(f"agent {getattr(agent, 'name', agent)!r} answered {answer!r}: "
+                         f"an agent answers the number of a move, 0 to {len(actions) - 1}")
+    return actions[answer]
 
 
 def play_out(match: PlayedMatch, agents: list[Any], max_actions: int = 20_000,
@@ -43,8 +70,7 @@ def play_out(match: PlayedMatch, agents: list[Any], max_actions: int = 20_000,
         actions = match.legal_actions()
         if not actions:
             break
-        agent = agents[actions[0].player % len(agents)]
-        chosen = agent.choose(match, actions)
+        chosen = ask(agents[actions[0].player % len(agents)], match, actions)
         if on_move is not None:
             on_move(match, chosen)
         match.apply(chosen)
@@ -65,8 +91,8 @@ class GreedyAgent:
     the default policy), runs the game's checks, scores the position with the
     `heuristic { value: ... }` the game declares (from this player's seat, as `you`),
     and rolls everything back. It never peeks: before scoring, everything it cannot see
-    is replaced by a plausible guess (PlayedMatch.determinize: the others' hidden cards,
-    its own deck's order), also rolled back, and its look-ahead rolls dice with a
+    is replaced by a plausible guess (SeatView.look_ahead: every card out of its view,
+    its own deck's order included), also rolled back, and its look-ahead rolls dice with a
     generator of its own, never the match's (which would tell it the real next roll). Choices
     inside effects, which only the flow can continue, are taken at random. Ties are broken
     by its seeded RNG.
@@ -77,23 +103,12 @@ class GreedyAgent:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, match: PlayedMatch, actions: list[Action]) -> Action:
-        heuristic = match.game.handlers.get(("heuristic",))
-        if heuristic is None or not isinstance(match.pending, ActionWindow):
-            return actions[self.rng.randrange(len(actions))]
-        snapshot = match.snapshot_state()
-        real_rng = match.rng
-        try:
-            match.determinize(actions[0].player, self.rng)
-            # the look-ahead rolls its own dice: the match's generator would tell the
-            # agent what the real next roll will be
-            match.rng = random.Random(self.rng.getrandbits(64))
-            scored = [(match.score_action(action, heuristic), i) for i, action in enumerate(actions)]
-        finally:
-            match.restore_state(snapshot)  # (its undo of a roll sets the state of match.rng: the stand-in's)
-            match.rng = real_rng
-        best = max(score for score, _ in scored)
-        return actions[self.rng.choice([i for score, i in scored if score == best])]
+    def choose(self, view: SeatView) -> int:
+        scores = view.look_ahead(self.rng)
+        if scores is None:
+            return self.rng.randrange(view.size)
+        best = max(scores)
+        return self.rng.choice([i for i, score in enumerate(scores) if score == best])
 
 
 class HumanAgent:
@@ -101,17 +116,17 @@ class HumanAgent:
 
     name = "human"
 
-    def __init__(self, show: Callable[[str], None], ask: Callable[[str], str]) -> None:
+    def __init__(self, show: Callable[[str], None], ask: Callable[[str], str], labels: Labels) -> None:
         self.show = show
         self.ask = ask
+        self.labels = labels
 
-    def choose(self, match: PlayedMatch, actions: list[Action]) -> Action:
-        seat = actions[0].player
-        view = match.observation(seat)
-        shown = Labels(match)
+    def choose(self, seat_view: SeatView) -> int:
+        view = seat_view.observation
+        shown = self.labels
         lines = [f"-- turn {view['turn']}, {view['current']} to play; you are {view['you']} --"]
-        if match.mode is not None:
-            lines.append(f"  mode: {shown.mode(match.mode)}")
+        if view["mode"] is not None:
+            lines.append(f"  mode: {shown.mode(view['mode'])}")
         for p in view["players"]:
             lines.append(f"  {p['name']}: {shown.counters(p['counters'])}")
         if view["shared"]:
@@ -121,31 +136,31 @@ class HumanAgent:
             lines.append(f"  {shown.zone(z['zone'])}{' of ' + z['owner'] if z['owner'] else ''}: {names}")
         for waiting in view["waiting"]:
             lines.append(f"  waiting on the stack: {waiting['effect']} ({waiting['player']})")
-        pending = match.pending
-        if (isinstance(pending, ActionWindow) and pending.sealed) or match.open_seal is not None:
+        if view["simultaneous"]:
             lines.append("  everyone picks at once: the others' picks stay hidden until all have picked")
-        elif isinstance(pending, ActionWindow) and view["current"] != view["you"]:
+        elif view["current"] != view["you"] and seat_view.pass_index is not None:
             lines.append(f"  it is {view['current']}'s turn: you may respond")
-        for i, action in enumerate(actions):
-            lines.append(f"  [{i}] {action.description}")
+        for choice in seat_view.choices:
+            lines.append(f"  [{choice.index}] {choice.description}")
         self.show("\n".join(lines))
+        count = seat_view.size
         while True:
             answer = self.ask("your choice")
-            if answer.isdigit() and int(answer) < len(actions):
-                return actions[int(answer)]
-            self.show(f"please answer a number from 0 to {len(actions) - 1}")
+            if answer.isdigit() and int(answer) < count:
+                return int(answer)
+            self.show(f"please answer a number from 0 to {count - 1}")
 
 
 class Labels:
     """The names a person at the table sees: a mode, counter, status or zone by its
     `label:` when the game gives one (rules keep naming them by identifier)."""
 
-    def __init__(self, match: PlayedMatch) -> None:
-        game = match.game.ir
-        self.modes = {m.name: m.label for m in game.modes if m.label}
-        self.names = {c.name: c.label for c in game.counters if c.label}
+    def __init__(self, game: ir.Game) -> None:
+        """`game`: the checked game — its rules are public."""
+        self.modes: dict[str, str] = {m.name: m.label for m in game.modes if m.label}
+        self.names: dict[str, str] = {c.name: c.label for c in game.counters if c.label}
         self.names.update({s.name: s.label for s in game.statuses if s.label})
-        self.zones = {z.name: z.label for z in game.zones if z.label}
+        self.zones: dict[str, str] = {z.name: z.label for z in game.zones if z.label}
 
     def mode(self, name: str) -> str:
         return self.modes.get(name, name)
@@ -195,7 +210,7 @@ def agent_problem(kind: str, human: bool = False) -> str | None:
 
 
 def make_agent(kind: str, seed: int, show: Callable[[str], None] | None = None,
-               ask: Callable[[str], str] | None = None) -> Any:
+               ask: Callable[[str], str] | None = None, game: Any = None) -> Any:
     """`random`, `greedy`, `human`, or `search` / `search:ITERATIONS` / `search:200ms`."""
     problem = agent_problem(kind, human=show is not None and ask is not None)
     if problem is not None:
@@ -205,7 +220,9 @@ def make_agent(kind: str, seed: int, show: Callable[[str], None] | None = None,
     if kind == "greedy":
         return GreedyAgent(seed)
     if kind == "human" and show is not None and ask is not None:
-        return HumanAgent(show, ask)
+        if game is None:
+            raise ValueError("a person at the table needs the game, for its labels")
+        return HumanAgent(show, ask, Labels(game))
     from cardsmith.engine.search import SearchAgent
 
     budget = kind.partition(":")[2]

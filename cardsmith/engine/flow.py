@@ -14,9 +14,10 @@ and `apply` answers it.
 from __future__ import annotations
 
 import itertools
+import random
 from collections import Counter
 from collections.abc import Generator, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cardsmith.dsl import ir
@@ -25,8 +26,9 @@ from cardsmith.engine import runtime as rt
 from cardsmith.engine.coverage import PASSED_OVER, RUN, SKIPPED, Tally
 from cardsmith.engine.match import ENDLESS, Match, _NotAnOption, _offers
 from cardsmith.engine.replica import Rebuilder, portable
+from cardsmith.engine.seatview import SeatNames, Shown, determinize, observe, render
 from cardsmith.engine.state import Card, Player
-from cardsmith.values import MAX_DECK
+from cardsmith.values import MAX_DECK, OperationError
 
 # the most parameter combinations one action (or ability) offers in one window; past it
 # the rest are not offered and the match counts the cut (offers_cut), which soaks report
@@ -40,12 +42,32 @@ MAX_WINDOW_MOVES = 1000
 
 @dataclass(frozen=True)
 class Action:
-    """One legal move: who makes it, a stable id within the decision, and what it does."""
+    """One legal move: who makes it, a stable id within the decision, and what it does.
+
+    `description` names cards as the log does (`Kick#12`: the referee's names). `parts`
+    is the same description with each value kept apart (engine/seatview.Shown), so a
+    seat's view can name them as that seat may (`seen_as`); empty when the description
+    holds no values."""
 
     id: int
     player: int
     description: str
     payload: Any
+    parts: tuple[Any, ...] = field(default=(), compare=False)
+
+    def seen_as(self, describe: Any) -> str:
+        return render(self.parts, describe) if self.parts else self.description
+
+
+def _with_values(head: str, choices: list[Any], describe: Any) -> tuple[str, tuple[Any, ...]]:
+    """A move's description — `head`, then its parameters after a colon — and its parts."""
+    described = ", ".join(str(describe(c)) for c in choices)
+    if not described:
+        return head, ()
+    parts: list[Any] = [head, ": "]
+    for i, choice in enumerate(choices):
+        parts += [", ", Shown(choice)] if i else [Shown(choice)]
+    return f"{head}: {described}", tuple(parts)
 
 
 class Pause:
@@ -99,6 +121,9 @@ class PlayedMatch(Match):
                     decks=self.decks, **extra)
         self._pending: Any = None
         self.error: str | None = None
+        self._seat_names: dict[int, SeatNames] = {}  # how each seat names cards (engine/seatview.py)
+        self.sampled = False  # a world resampled for an agent (sample_world): no history to replay
+        self.reveal_marks: dict[int, int] = {}  # per seat: how many reveals it had seen at its last move
         self.out_of_turns = False
         self.pause_at: tuple[str, ...] | None = None  # only scenarios stop the flow (Pause)
         self._begin()
@@ -130,6 +155,7 @@ class PlayedMatch(Match):
 
     def _apply_move(self, chosen: Action) -> None:
         self.record("action", player=f"player{chosen.player + 1}", id=chosen.id, description=chosen.description)
+        self.reveal_marks[chosen.player] = len(self.reveals)  # what was shown to them before, they have seen
         self.history.append(chosen.id)
         if self.open_seal is not None:
             self.sealed_moves[len(self.moves)] = self.open_seal
@@ -166,46 +192,55 @@ class PlayedMatch(Match):
         return group is not None and group == self.open_seal and self.moves[move_index][1] != viewer
 
     def determinize(self, viewer: int, rng: Any) -> None:
-        """Replace what `viewer` cannot see with a plausible guess, in place (journaled).
+        """Swap every card `viewer` cannot see for another it cannot see (seatview.determinize)."""
+        determinize(self, viewer, rng)
 
-        For each other player, the cards in their zones that the viewer cannot see (a
-        hand, a deck) and their face-down cards elsewhere are pooled, shuffled and dealt
-        back, each place keeping its size; a shared hidden zone is shuffled, and so is
-        each of the viewer's own hidden zones (they do not know their own deck's order
-        either). The viewer's own knowledge — every visible card, their hand, the sizes
-        of hidden places — is untouched."""
-        me = self.players[viewer]
-        for owner in self.players:
-            if owner is me:
-                continue
-            zones = [z for z in self.zones.values() if z.owner is owner
-                     and (z.visibility == "hidden" or z.visibility == "owner")]
-            places = [(z, [c for c in z.cards if not (c.face_down and c.controller is me)]) for z in zones]
-            face_down = [c for z in self.zones.values() if z.visibility == "public"
-                         for c in z.cards if c.face_down and c.controller is owner and c.host is None
-                         and not c.attached and c.position is None]
-            pool = [c for _z, cards in places for c in cards] + face_down
-            if len(pool) < 2:
-                continue
-            slots = [(z, c) for z, cards in places for c in cards] + [(c.zone, c) for c in face_down]
-            rng.shuffle(pool)
-            for _zone, card in slots:
-                self._place(card, None, top=False)
-            for (zone, old), new in zip(slots, pool, strict=True):
-                self._place(new, zone, top=False)
-                if old.face_down != new.face_down:
-                    self.set_attr(new, "face_down", old.face_down)
-        for zone in self.zones.values():
-            if (zone.owner is None or zone.owner is me) and zone.visibility == "hidden" and len(zone.cards) > 1:
-                self._shuffle_journaled(zone, rng)
+    def look_ahead(self, seat: int, actions: list[Action], rng: random.Random) -> list[Any] | None:
+        """The game's heuristic for `seat` after each of `actions` (SeatView.look_ahead):
+        scored in a world resampled from the seat's view, dice rolled by a generator drawn
+        from `rng`; everything rolled back after."""
+        heuristic = self.game.handlers.get(("heuristic",))
+        if heuristic is None or not isinstance(self._pending, ActionWindow):
+            return None
+        snapshot = self.snapshot_state()
+        real_rng = self.rng
+        try:
+            determinize(self, seat, rng)
+            self.rng = random.Random(rng.getrandbits(64))
+            return [self.score_action(action, heuristic) for action in actions]
+        finally:
+            self.restore_state(snapshot)  # (its undo of a roll sets the state of self.rng: the stand-in's)
+            self.rng = real_rng
 
-    def _shuffle_journaled(self, zone: Any, rng: Any) -> None:
-        before = list(zone.cards)
-        rng.shuffle(zone.cards)
-
-        def undo() -> None:
-            zone.cards[:] = before
-        self.undoable(undo)
+    def sample_world(self, seat: int, rng: random.Random) -> PlayedMatch:
+        """A copy of this match that `seat` cannot tell from it (SeatView.determinized): a
+        replica with the others' open sealed picks guessed, every card out of the seat's
+        view resampled, a seed and generator drawn from `rng`, and no log, move history,
+        memo or tally left from the real match. Its pending moves are described anew (their
+        descriptions were written with the real cards' names)."""
+        copy = self.replica(viewer=seat, rng=rng)
+        determinize(copy, seat, rng)
+        copy.seed = rng.getrandbits(63)
+        copy.rng = random.Random(rng.getrandbits(64))
+        copy.log.clear()
+        copy.seal_log_start = 0
+        copy.moves.clear()
+        copy.history.clear()
+        copy.sealed_moves.clear()
+        copy.cards_played.clear()
+        mark = copy.reveal_marks.get(seat, 0)  # only what was shown to this seat, and not yet acted on
+        copy.reveals = [r for r in copy.reveals[mark:] if r[2] is None or r[2].index == seat]
+        copy.reveal_marks = {}
+        copy.offers_cut.clear()
+        copy.memo.clear()
+        copy.probe_cache.clear()
+        copy._seat_names.clear()
+        copy.decks = None
+        copy.sampled = True
+        if isinstance(copy._pending, ActionWindow):
+            copy._pending.actions = [replace(a, description=a.seen_as(copy.describe))
+                                     for a in copy._pending.actions]
+        return copy
 
     def score_action(self, action: Action, heuristic: Any) -> Any:
         """The heuristic's value for the acting player after this move (then rolled back)."""
@@ -232,43 +267,30 @@ class PlayedMatch(Match):
 
     # ---------------------------------------------------------------- what a player sees, snapshots
     def observation(self, player: int) -> dict[str, Any]:
-        """The position as `player` (0-based seat) may see it: hidden zones and other
-        players' hands show only how many cards they hold; face-down cards show as such;
-        while a simultaneous decision is open, what the others' picks changed is hidden."""
-        viewer = self.players[player]
-        sealed = self._sealed_cards(viewer)
+        """The position as `player` (0-based seat) may see it (engine/seatview.observe)."""
+        return observe(self, player)
 
-        def card_view(card: Any, visible: bool) -> dict[str, Any]:
-            if not visible or (card.face_down and card.controller is not viewer) or card.id in sealed:
-                return {"hidden": True}  # no id: an id seen before would name the card
-            seen = {"id": card.id, "name": card.name, "type": card.type, "controller": self.describe(card.controller),
-                    "statuses": sorted(card.statuses), "counters": {k: rt._plain(v) for k, v in card.counters.items()},
-                    "host": card.host.id if card.host is not None else None}
-            if card.position is not None:  # where it stands on a board
-                seen["position"] = list(card.position)
-            return seen
+    def seat_names(self, seat: int) -> SeatNames:
+        """How `seat` names cards: its own numbers, nothing for cards out of its view."""
+        names = self._seat_names.get(seat)
+        if names is None:
+            names = self._seat_names[seat] = SeatNames(self, seat)
+        return names
 
-        zones = []
-        for (name, _owner), zone in self.zones.items():
-            visible = zone.visibility == "public" or (zone.visibility == "owner" and zone.owner is viewer)
-            zones.append({"zone": name, "owner": self.describe(zone.owner), "size": len(zone.cards),
-                          "cards": [card_view(c, visible) for c in zone.cards] if visible else []})
-        actions = [a.description for a in self.legal_actions() if a.player == player]
-        waiting = [{"effect": entry[0], "player": self.describe(self.stack_owners.get(id(entry[1])))}
-                   for entry in self.stack_programs]
-        return {"you": viewer.name, "current": self.describe(self.current), "turn": self.turn_number,
-                "players": [{"name": p.name, "counters": {k: rt._plain(v) for k, v in p.counters.items()},
-                             "eliminated": p.eliminated} for p in self.players],
-                "shared": {k: rt._plain(v) for k, v in self.shared.items()}, "zones": zones,
-                "waiting": waiting, "legal_actions": actions, "result": self.result if self.over else None}
+    @property
+    def deciding_together(self) -> bool:
+        """Is a simultaneous decision open (the others' picks hidden until all are made)?"""
+        pending = self._pending
+        return (isinstance(pending, ActionWindow) and pending.sealed) or self.open_seal is not None
 
-    def _sealed_cards(self, viewer: Player) -> set[int]:
+    def sealed_cards(self, viewer: Player) -> set[int]:
         """Cards another player's pick in the open simultaneous decision has moved or
         changed: the viewer sees them only when all picks are revealed."""
         if self.open_seal is None:
             return set()
-        mentioned = {entry["card"] for entry in self.log[self.seal_log_start:] if isinstance(entry.get("card"), str)}
-        return {c.id for c in self.all_cards() if f"{c.name}#{c.id}" in mentioned and c.controller is not viewer}
+        mentioned = {entry["card"].rpartition("#")[2] for entry in self.log[self.seal_log_start:]
+                     if isinstance(entry.get("card"), str)}  # (by id: a sampled world renames cards)
+        return {c.id for c in self.all_cards() if str(c.id) in mentioned and c.controller is not viewer}
 
     def state_summary(self) -> dict[str, Any]:
         """Everything on the table, unhidden (for snapshots and verification)."""
@@ -309,6 +331,8 @@ class PlayedMatch(Match):
         still open are not copied: each decision the copy asks of another seat there is
         answered at random — however many there are, since they may depend on the guesses —
         and the viewer's own picks are replayed as made (`_guess_others`)."""
+        if self.sampled:
+            raise ValueError("a sampled world keeps no history to copy it from")
         copy = type(self)(self.game, seed=self.seed, players=len(self.players), mode=self.mode, decks=self.decks,
                           stops=self.stops)
         rebuild = Rebuilder(copy)
@@ -710,6 +734,8 @@ class PlayedMatch(Match):
                 if speed in ("stack", "instant"):
                     self.stack_programs.append((label, program, *self._stack_answers()))
                     self.stack_owners[id(program)] = player
+                    if not isinstance(move, str):
+                        self.stack_sources[id(program)] = move[1]
                     self.record("waiting", effect=label, player=player.name)
                     yield from self._emit_played(player, played)
                     return True
@@ -751,7 +777,8 @@ class PlayedMatch(Match):
                 out = [Action(i, who, f"choose {'card' if isinstance(o, Card) else 'option'} {i + 1} of {count} "
                                       f"({request.label})", o) for i, o in enumerate(request.options)]
             else:
-                out = [Action(i, who, f"choose {self.describe(o)} ({request.label})", o)
+                out = [Action(i, who, f"choose {self.describe(o)} ({request.label})", o,
+                              ("choose ", Shown(o), f" ({request.label})"))
                        for i, o in enumerate(request.options)]
             if request.optional or not out:
                 out.append(Action(len(out), who, "choose nothing", None))
@@ -759,7 +786,8 @@ class PlayedMatch(Match):
         picks, cut = several_picks(request)
         if cut:
             self.offers_cut[f"choose {request.label} (line {request.line})"] += 1
-        return [Action(i, who, f"choose {self.describe(g)} ({request.label})", g) for i, g in enumerate(picks)]
+        return [Action(i, who, f"choose {self.describe(g)} ({request.label})", g,
+                       ("choose ", Shown(g), f" ({request.label})")) for i, g in enumerate(picks)]
 
     def _window_actions(self, window: ActionWindow) -> list[Action]:
         """The moves the priority holder has: the stage's actions and the activated
@@ -781,17 +809,15 @@ class PlayedMatch(Match):
                     or not self.within_limit(name, holder):
                 continue
             for choices in self._probe(name, holder):
-                described = ", ".join(str(self.describe(c)) for c in choices)
-                label = decl.label + (f": {described}" if described else "")
-                out.append(Action(len(out), who, label, (name, choices)))
+                label, parts = _with_values(decl.label, choices, self.describe)
+                out.append(Action(len(out), who, label, (name, choices), parts))
         lists_activate = "activate" in stage.actions
         for found in offers.activations(self, holder):
             if not offers.ability_offered(found.ability, is_current, stack_busy, lists_activate):
                 continue
             for choices in self._probe(found.move, holder):
-                described = ", ".join(str(self.describe(c)) for c in choices)
-                label = f"{found.card.name}: {found.ability.label}" + (f": {described}" if described else "")
-                out.append(Action(len(out), who, label, (found.move, choices)))
+                label, parts = _with_values(f"{found.card.name}: {found.ability.label}", choices, self.describe)
+                out.append(Action(len(out), who, label, (found.move, choices), parts))
         if stage.passing or not out:
             out.append(Action(len(out), who, "pass", "pass"))
         return out
@@ -866,6 +892,12 @@ class PlayedMatch(Match):
                     continue
                 reply = None
         except (StopIteration, rt.CannotPay, rt.NotLegal, _NotAnOption):
+            return False
+        except OperationError as error:
+            if error.kind in ("large", "limit"):
+                # a rule beyond the limits (`choose x from 1..10^15`) is a broken rule, not an
+                # illegal move: the match stops naming it, as it would when the move ran
+                raise
             return False
         except (rt.RulesError, TypeError, ValueError, AttributeError, KeyError, IndexError, RecursionError):
             return False

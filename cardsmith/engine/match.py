@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from cardsmith.dsl import ir
 from cardsmith.engine import runtime as rt
 from cardsmith.engine.game import CompiledGame, to_runtime
-from cardsmith.engine.state import Card, EnumValue, Number, Player, Zone, normalize
+from cardsmith.engine.state import Card, Number, Player, Zone, named, normalize
 from cardsmith.engine.turnorder import TurnOrder
 
 if TYPE_CHECKING:
@@ -29,6 +29,11 @@ MAX_DEPTH = 200
 # Functions and unhooked procedures call each other directly: one that calls itself without
 # end runs out of Python's stack, and that is reported as this, at the last line run.
 ENDLESS = "a rule calls itself without end"
+
+
+def _log_name(card: Card) -> str:
+    """A card as the log (the referee) names it: its name and engine id."""
+    return f"{card.name}#{card.id}"
 
 
 def _offers(request: rt.Choose, wanted: Any) -> bool:
@@ -115,6 +120,10 @@ class Match(TurnOrder):
         self.stack_programs: list[tuple[str, Generator[Any, Any, Any], list[Any], int]] = []
         # in a played match, who put each waiting effect on the stack (by id of its program)
         self.stack_owners: dict[int, Player] = {}
+        # the card of each activated ability waiting on the stack (by id of its program)
+        self.stack_sources: dict[int, Card] = {}
+        # every card shown with `reveal`: its name, where it was, and to whom (None: everyone)
+        self.reveals: list[tuple[str, Any, Player | None]] = []
         self.script_line = 0  # the scenario line whose `choosing` answers are in self.script
         self.scenario_line = 0  # the scenario statement running (set by the compiled scenario)
         self.empty_choice: rt.Choose | None = None  # the last choice that had no option (it fizzled)
@@ -155,17 +164,7 @@ class Match(TurnOrder):
         kind = type(value)
         if kind is str or kind is int or value is None or kind is bool:
             return value  # most of what a log entry holds: written as it is
-        if isinstance(value, Card):
-            return f"{value.name}#{value.id}"
-        if isinstance(value, Player):
-            return value.name
-        if isinstance(value, Zone):
-            return value.name if value.owner is None else f"{value.name} of {value.owner.name}"
-        if isinstance(value, list):
-            return [self.describe(v) for v in value]
-        if isinstance(value, EnumValue):
-            return value.name
-        return value
+        return named(value, _log_name)
 
     # ---------------------------------------------------------------- zones and cards
     def zone(self, name: str, owner: Player | None) -> Zone:
@@ -766,6 +765,7 @@ class Match(TurnOrder):
         while self.stack_programs:
             action, program, answers, line = self.stack_programs.pop()
             self.stack_owners.pop(id(program), None)  # an id may be reused once the program is gone
+            self.stack_sources.pop(id(program), None)
             self.record("resolve", action=action)
             saved = self.script, self.script_line
             self.script, self.script_line = answers, line
@@ -969,7 +969,17 @@ class Match(TurnOrder):
             self.set_attr(c, "face_down", False)
 
     def native_reveal(self, ctx: rt.Ctx, cards: Any, player: Any = None) -> None:
-        self.record("reveal", cards=self.describe(self._cards(cards)), to=self.describe(player))
+        """Show cards to one player (or all): the log says so, and each seat it was shown
+        to finds it in its observation until its next move (`reveals`, seatview.observe)."""
+        shown = self._cards(cards)
+        self.record("reveal", cards=self.describe(shown), to=self.describe(player))
+        to = player if isinstance(player, Player) else None
+        for card in shown:
+            self.reveals.append((card.name, self.describe(card.zone), to))
+            self.undoable(self._unreveal)
+
+    def _unreveal(self) -> None:
+        self.reveals.pop()
 
     def native_remove_from_game(self, ctx: rt.Ctx, cards: Any) -> None:
         for c in self._cards(cards):

@@ -1,10 +1,10 @@
 """A Monte Carlo tree search agent that does not peek.
 
-Each iteration clones the current match (a replica: its moves replayed without finding
-legal moves — see engine/replica.py), then *determinizes* it from the searching
-player's point of view: every zone that player cannot see is shuffled and the clone's
-RNG is reseeded, so the search plays against a plausible world, not the real hidden
-cards or future rolls. It then walks the tree by UCB1, expands one action, plays
+Each iteration asks its seat's view for a world it cannot tell from the real one
+(SeatView.determinized: a replica of the match with every card out of the seat's view
+resampled, the others' sealed picks guessed, and a generator, seed and log of its own), so
+the search plays against a plausible world, not the real hidden cards or future rolls.
+It then walks the tree by UCB1, expands one action, plays
 randomly to the end (or a depth limit, where the game's declared heuristic judges the
 position) and backs up the result for every player. The budget is a number of
 iterations or milliseconds, whichever ends first.
@@ -18,7 +18,8 @@ import time
 from dataclasses import dataclass, field
 
 from cardsmith.engine import runtime as rt
-from cardsmith.engine.flow import Action, PlayedMatch
+from cardsmith.engine.flow import PlayedMatch
+from cardsmith.engine.seatview import SeatView
 
 
 @dataclass
@@ -39,28 +40,19 @@ class SearchAgent:
         self.rollout_depth = rollout_depth
         self.exploration = exploration
 
-    def choose(self, match: PlayedMatch, actions: list[Action]) -> Action:
-        if len(actions) == 1:
-            return actions[0]
-        me = actions[0].player
+    def choose(self, view: SeatView) -> int:
+        if view.size == 1:
+            return 0
         root = _Node()
         deadline = time.perf_counter() + self.milliseconds / 1000 if self.milliseconds else None
         for _ in range(self.iterations):
             if deadline is not None and time.perf_counter() > deadline:
                 break
-            clone = self._determinized(match, me)
-            self._iterate(clone, root)
+            self._iterate(view.determinized(self.rng), root)
         if not root.children:
-            return actions[self.rng.randrange(len(actions))]
+            return self.rng.randrange(view.size)
         best = max(root.children.items(), key=lambda item: (item[1].visits, self.rng.random()))[0]
-        return actions[best] if best < len(actions) else actions[0]
-
-    def _determinized(self, match: PlayedMatch, me: int) -> PlayedMatch:
-        # the other seats' sealed picks in an open simultaneous decision are guessed again
-        clone = match.replica(viewer=me, rng=self.rng)
-        clone.determinize(me, self.rng)
-        clone.rng.seed(self.rng.getrandbits(64))
-        return clone
+        return best if best < view.size else 0
 
     def _iterate(self, match: PlayedMatch, root: _Node) -> None:
         path = [root]

@@ -7,6 +7,7 @@ is a JSON dump of these objects and a restore rebuilds them exactly.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -103,3 +104,20 @@ class Zone:
 
     def __repr__(self) -> str:
         return f"<zone {self.name}{'' if self.owner is None else ' of ' + self.owner.name}>"
+
+
+def named(value: Any, card_name: Callable[[Card], str]) -> Any:
+    """A value in words: a card as `card_name` names it (the log by engine id, a seat by
+    its own numbers — engine/seatview.py), a player or zone by name, a list item by item,
+    an enum value by its name; anything else as it is."""
+    if isinstance(value, Card):
+        return card_name(value)
+    if isinstance(value, Player):
+        return value.name
+    if isinstance(value, Zone):
+        return value.name if value.owner is None else f"{value.name} of {value.owner.name}"
+    if isinstance(value, list):
+        return [named(v, card_name) for v in value]
+    if isinstance(value, EnumValue):
+        return value.name
+    return value

@@ -170,8 +170,8 @@ def stage_of(match: PlayedMatch) -> str | None:
 def screen(match: PlayedMatch) -> str:
     """What `cardsmith play` shows the player holding the pending decision (the human
     agent's screen), without taking any move: where display names must appear."""
-    from cardsmith.engine.agents import HumanAgent
+    from cardsmith.engine.agents import HumanAgent, Labels, ask
 
     shown: list[str] = []
-    HumanAgent(shown.append, lambda _prompt: "0").choose(match, match.legal_actions())
+    ask(HumanAgent(shown.append, lambda _prompt: "0", Labels(match.game.ir)), match, match.legal_actions())
     return "\n".join(shown)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cardsmith.engine.agents import GreedyAgent
+from cardsmith.engine.agents import GreedyAgent, ask
 from conformance.support import (
     build,
     counter,
@@ -302,15 +302,15 @@ def test_the_greedy_agent_takes_the_move_the_heuristic_scores_best(tmp_path: Pat
     game = build(tmp_path, "heuristic", HEURISTIC)
     for seed in range(1, 6):
         match = game.new_match(seed=seed)
-        chosen = GreedyAgent(seed).choose(match, match.legal_actions())
+        chosen = ask(GreedyAgent(seed), match, match.legal_actions())
         assert chosen.description == "Up"
     # the value is read from the deciding player's seat: player2 prefers its own Up too
     match = game.new_match(seed=1)
     take(match, "pass")
-    assert GreedyAgent(1).choose(match, match.legal_actions()).description == "Up"
+    assert ask(GreedyAgent(1), match, match.legal_actions()).description == "Up"
     flipped = build(tmp_path, "flipped", HEURISTIC.replace("you.vp - opponent.vp", "opponent.vp - you.vp"))
     match = flipped.new_match(seed=1)
-    assert GreedyAgent(1).choose(match, match.legal_actions()).description == "Gift"
+    assert ask(GreedyAgent(1), match, match.legal_actions()).description == "Gift"
 
 
 PROCS = '''

@@ -138,7 +138,8 @@ def test_a_zones_label_is_the_name_shown_to_players(tmp_path: Path) -> None:
                           'zone hand per player { visibility: owner; label: "Hand" }')
     match = build(tmp_path, "labelled", rules).new_match(seed=1)
     lines = screen(match).splitlines()
-    assert "  Bag of Holding: Ace#7, Bee#8, Cat#9" in lines
+    # cards shown by the seat's own numbers (issue 17), not the engine's ids
+    assert "  Bag of Holding: Ace#1, Bee#2, Cat#3" in lines
     assert "  Hand of player1: 0 card(s)" in lines and "  Hand of player2: 0 card(s)" in lines
     assert "  pile of player1: 3 card(s)" in lines, "a zone without a label keeps its identifier"
 
