@@ -6,7 +6,7 @@ Prints, from one run on this machine:
 
 "Bare Lark parse" is Lark parsing every file of the check (base game and expansion)
 with cardsmith's structural grammar into an ordinary Lark tree, with Lark's own lexer
-and the reference post-lexer — the cost of reading the text at all. "Cold" is the full
+and the reference post-lexer (tests/structure_reference.py) — the cost of reading the text at all. "Cold" is the full
 front end (parse, IR build with phrase resolution, semantic checks, deck
 satisfiability) with no cache; "warm" is the same command with the content-hash cache
 populated. The front end pauses the cyclic garbage collector while it builds (see
@@ -26,12 +26,13 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the reference post-lexer
 
 from gen_expansion import generate, write
+from structure_reference import bare_structure_parser
 
 from cardsmith.compiler.api import check_game, load_game_ir, read_files
 from cardsmith.compiler.loader import resolve
-from cardsmith.dsl.structure import bare_structure_parser
 from cardsmith.util.gcpause import paused_gc
 
 

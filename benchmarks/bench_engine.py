@@ -19,10 +19,9 @@ import argparse
 import time
 from typing import Any
 
+from cardsmith.app import decks_for, load
 from cardsmith.engine.agents import RandomAgent, play_out
-from cardsmith.engine.decks import decks_for
 from cardsmith.engine.flow import PlayedMatch
-from cardsmith.engine.game import load
 from cardsmith.util.gcpause import paused_gc
 
 
@@ -91,7 +90,7 @@ def cardsmith_work(game_id: str, matches: int) -> dict[str, float]:
         events += sum(1 for entry in match.log if entry.get("event") == "emit")
     stats = pstats.Stats(profile)
     probes = sum(counts[0] for where, counts in stats.stats.items()  # type: ignore[attr-defined]
-                 if where[2] == "_try" and where[0].endswith("flow.py"))
+                 if where[2] == "_try" and where[0].endswith("moves.py"))
     per = max(actions, 1)
     return {"calls": stats.total_calls / per, "log": entries / per, "events": events / per,  # type: ignore[attr-defined]
             "probes": probes / per}

@@ -16,11 +16,11 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from cardsmith.app import decks_for, load
 from cardsmith.engine.agents import RandomAgent, play_out
-from cardsmith.engine.decks import decks_for
-from cardsmith.engine.flow import MAX_COMBINATIONS, PlayedMatch
-from cardsmith.engine.game import load
+from cardsmith.engine.flow import PlayedMatch
 from cardsmith.engine.movekinds import KINDS, MoveCounter
+from cardsmith.engine.moves import MAX_COMBINATIONS
 from cardsmith.engine.simulate import save_trace
 
 GAMES = "kingdom_combat,combat_cards,kingdom_cards,construct_and_combat,two_kingdoms"

@@ -17,11 +17,11 @@ from typing import Annotated, Any
 
 import typer
 
-from cardsmith import __version__
 from cardsmith.compiler.api import CheckResult, check_game
 from cardsmith.compiler.loader import LoadError, cards_files
 from cardsmith.dsl.diagnostics import Diagnostic, Severity, render
 from cardsmith.dsl.source import SourceFile, Span
+from cardsmith.util.version import VERSION as __version__
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="cardsmith: write card games as text; check, play and print them.")
@@ -553,13 +553,13 @@ def _refuse_extra_agents(kinds: list[str], seats: int) -> None:
         raise typer.Exit(EXIT_USAGE)
 
 
-def _decks(game: object, players: int, files: list[Path] | None) -> list[list[str]] | None:
+def _decks(game: Any, players: int, files: list[Path] | None) -> list[list[str]] | None:
     """The decks a match deals; an illegal decklist is reported like `deck check` (exit 1)."""
+    from cardsmith.app import DecksNotDealt, decks_for
     from cardsmith.decks.library import DeckError
-    from cardsmith.engine.decks import DecksNotDealt, decks_for
 
     try:
-        return decks_for(game, players, files)  # type: ignore[arg-type]
+        return decks_for(game, players, files)
     except DecksNotDealt as exc:
         _err(f"error: {exc}")
         _err(f"  = hint: {exc.hint}")

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from cardsmith.engine.agents import ask
-from cardsmith.engine.flow import Action, PlayedMatch
+from cardsmith.engine.flow import PlayedMatch
+from cardsmith.engine.moves import Action
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "library"
@@ -134,7 +135,8 @@ action play_unit "Play a unit" {
 deck {
   section Deck { size: 2.. }
   copies: card.border.copies
-  allow: card.faction in factions or card.faction == Mercenary
+  let sides = if count(deck.Deck) > 0 then values(deck.Deck, faction) else none
+  allow: card.faction in sides or card.faction == Mercenary
 }
 '''
 

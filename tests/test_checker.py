@@ -106,7 +106,7 @@ def test_enum_values_must_agree(tmp_path: Path) -> None:
 
 def test_unsatisfiable_deck_rule(tmp_path: Path) -> None:
     rules = MINI_RULES.replace("section Deck { size: 2.. }", "section Deck { size: 40.. }").replace(
-        "allow: card.faction in factions or card.faction == Mercenary", "allow: card.faction != Mercenary")
+        "allow: card.faction in sides or card.faction == Mercenary", "allow: card.faction != Mercenary")
     d = only_error(run(tmp_path, "", rules=rules))
     assert d.code == "CS0801" and "at least 40" in d.message and "at most 8" in d.message
 
@@ -215,3 +215,16 @@ def test_a_card_name_argument_must_be_a_name(tmp_path: Path) -> None:
     d = only_error(run(tmp_path, extra))
     assert d.code == "CS0301" and "expects a card name" in d.message and d.message.endswith("found cards")
     assert 'catalog("TYPE")' in (d.hint or "")
+
+
+def test_a_flag_is_spelled_yes_or_no_and_other_spellings_say_which(tmp_path: Path) -> None:
+    """One spelling of a flag (docs/language.md, "Flags"): `true`, `on`, `Yes` are errors
+    located at the value, whose hint is the word meant."""
+    assert errors(run(tmp_path / "ok", "zone pile shared {\n  ordered: yes\n}")) == []
+    for written, meant in (("true", "yes"), ("on", "yes"), ("Yes", "yes"), ("off", "no"), ("false", "no")):
+        d = only_error(run(tmp_path / written, f"zone pile shared {{\n  ordered: {written}\n}}"))
+        assert (d.code, d.message) == ("CS0301", f"'ordered' is written yes or no, not '{written}'")
+        assert d.hint == f"write ordered: {meant}"
+        assert d.span.file.endswith("extra.cards") and (d.span.line, d.span.column) == (2, 12)
+    d = only_error(run(tmp_path / "bad", "zone pile shared {\n  ordered: maybe\n}"))
+    assert (d.code, d.message) == ("CS0301", "'ordered' must be yes or no")

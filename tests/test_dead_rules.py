@@ -46,14 +46,15 @@ from typing import Any
 import pytest
 from conftest import LIBRARY, play_scripted, write_game
 
+from cardsmith.app import decks_for, load
 from cardsmith.compiler.api import check_game
 from cardsmith.decks.library import load_decklist
 from cardsmith.engine import runtime as rt
 from cardsmith.engine.agents import RandomAgent, ask, play_out
 from cardsmith.engine.coverage import Counts, CoverageReport, Tally, index_for
-from cardsmith.engine.decks import decks_for
-from cardsmith.engine.flow import Action, ActionWindow, PlayedMatch
-from cardsmith.engine.game import CompiledGame, load
+from cardsmith.engine.flow import PlayedMatch
+from cardsmith.engine.game import CompiledGame
+from cardsmith.engine.moves import Action, ActionWindow
 
 # ---------------------------------------------------------------- test scripts
 # They read the live match to steer it (a `script` method, played by conftest's

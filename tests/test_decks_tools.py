@@ -68,7 +68,7 @@ def test_load_decklist_gives_the_cards_to_deal(tmp_path: Path) -> None:
 @pytest.mark.parametrize("seed", [1, 2, 3, 17])
 def test_deck_new_is_legal_and_follows_the_advice(factions: list[str], seed: int) -> None:
     ctx = game_context("kingdom_combat")
-    text, report = build_deck(ctx, factions, seed)
+    text, report = build_deck(ctx, [("faction", f) for f in factions], seed)
     assert report.ok
     assert check_decklist("again.deck", text, "kingdom_combat").ok
     data = deck_summary(report, ctx)
@@ -81,15 +81,16 @@ def test_deck_new_is_legal_and_follows_the_advice(factions: list[str], seed: int
 
 def test_deck_new_is_reproducible_and_seeded() -> None:
     ctx = game_context("kingdom_combat")
-    assert build_deck(ctx, ["Valoria"], 5)[0] == build_deck(ctx, ["Valoria"], 5)[0]
-    assert build_deck(ctx, ["Valoria"], 5)[0] != build_deck(ctx, ["Valoria"], 6)[0]
+    valoria = [("faction", "Valoria")]
+    assert build_deck(ctx, valoria, 5)[0] == build_deck(ctx, valoria, 5)[0]
+    assert build_deck(ctx, valoria, 5)[0] != build_deck(ctx, valoria, 6)[0]
 
 
 @pytest.mark.parametrize(("game", "factions"), [("combat_cards", ["fantasy"]), ("combat_cards", ["horror"]),
                                                 ("two_kingdoms", []), ("kingdom_cards", []),
                                                 ("construct_and_combat", [])])
 def test_deck_new_for_the_other_games(game: str, factions: list[str]) -> None:
-    _text, report = build_deck(game_context(game), factions, 3)
+    _text, report = build_deck(game_context(game), [("faction", f) for f in factions], 3)
     assert report.ok
 
 
@@ -142,7 +143,10 @@ def test_cli_check_exit_codes_and_json(tmp_path: Path) -> None:
                                   ["check", "{lib}", "--game", "no_such_game"],
                                   ["check", "{lib}"],
                                   ["check", ".", "--game", "kingdom_combat"],
-                                  ["new", "--game", "kingdom_combat", "--faction", "Elves"],
+                                  ["new", "--game", "kingdom_combat", "--with", "faction=Elves"],
+                                  ["new", "--game", "kingdom_combat", "--with", "colour=red"],
+                                  ["new", "--game", "kingdom_combat", "--with", "faction"],
+                                  ["new", "--game", "kingdom_combat", "--head", "Castle Elvenhome"],
                                   ["check", "{lib}", "--game", "kingdom_combat", "--format", "xml"]])
 def test_cli_bad_usage_exits_2(args: list[str]) -> None:
     args = [str(DUAL) if a == "{lib}" else a for a in args]
@@ -157,13 +161,18 @@ def test_cli_show_and_new(tmp_path: Path) -> None:
     result = runner.invoke(deck_app, ["show", str(DUAL), "--game", "kingdom_combat", "--format", "json"])
     assert json.loads(result.stdout)["summaries"]["Fortress"]["starting_gold"] == 7
     out = tmp_path / "mine.deck"
-    result = runner.invoke(deck_app, ["new", "--game", "kingdom_combat", "--faction", "Grimhold", "--seed", "4",
+    result = runner.invoke(deck_app, ["new", "--game", "kingdom_combat", "--with", "faction=Grimhold", "--seed", "4",
                                       "--output", str(out)])
     assert result.exit_code == 0, result.output
     result = runner.invoke(deck_app, ["check", str(out), "--game", "kingdom_combat"])
     assert result.exit_code == 0
-    result = runner.invoke(deck_app, ["new", "--game", "kingdom_combat", "--faction", "Valoria"])
+    result = runner.invoke(deck_app, ["new", "--game", "kingdom_combat", "--with", "faction=Valoria"])
     assert result.exit_code == 0 and result.stdout.startswith("# A Kingdom Combat deck")
+    # --head picks a head card by name: twice for a deck led by two cards
+    result = runner.invoke(deck_app, ["new", "--game", "kingdom_combat", "--head", "castle valoria",
+                                      "--head", "The Bone Citadel"])
+    assert result.exit_code == 0, result.output
+    assert "Fortress:\n1 Castle Valoria\n1 The Bone Citadel\n" in result.stdout
 
 
 def test_games_outside_the_library(tmp_path: Path, mini_game: Path) -> None:

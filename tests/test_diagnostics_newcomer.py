@@ -25,9 +25,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pypdf import PdfReader
 
+from cardsmith.app import DecksNotDealt, decks_for
 from cardsmith.compiler.api import CheckResult, check_game, load_game_ir
 from cardsmith.dsl.diagnostics import Diagnostic, Severity, render
-from cardsmith.engine.decks import DecksNotDealt, decks_for
 from cardsmith.engine.flow import PlayedMatch
 from cardsmith.engine.game import CompiledGame
 from cardsmith.printables.build import render as render_printables
@@ -190,7 +190,7 @@ def test_deck_rules_still_mean_the_decklist_and_decklists_fill_the_zone(tmp_path
     game = CompiledGame(result.game)
     deck_file = folder / "lists" / "three.deck"
     assert decks_for(game, 2, [deck_file, deck_file]) == [["Penny"] * 3] * 2
-    match = game.new_match(seed=1, decks=[deck_file, deck_file])
+    match = game.new_match(seed=1, decks=decks_for(game, 2, [deck_file, deck_file]))
     assert [len(match.zone("deck", p).cards) for p in match.players] == [3, 3]
     assert all(c.owner is p for p in match.players for c in match.zone("deck", p).cards)
 

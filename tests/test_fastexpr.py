@@ -3,7 +3,8 @@
 fastexpr.py reads the common subset of the expression grammar directly from the
 structural tokens. Wherever it accepts input, its IR (spans included) must equal the
 grammar's — checked on every statement and property of the standard library and on
-random token soups; wherever the grammar rejects input, the reader must decline.
+random token soups; wherever the grammar rejects input, the reader must decline. The
+same holds for its keyword-list reader (`keyword_list`, the `keyword_list` rule).
 """
 
 from __future__ import annotations
@@ -143,3 +144,67 @@ def test_well_formed_expressions_read_the_same(expression: str, rule: str) -> No
     if not entries or not entries[0].is_prop or not entries[0].items:
         return
     check(source, entries[0].items, rule)
+
+
+SOUP_WORDS = ["x", "c", "gold", "self", "it", "attack", "cost", "target", "a", "all", "true", "none", "d6",
+              "2d6", "of", "your", "hand", "Charge", "Ranged", "top"]
+SOUP = [*SOUP_WORDS, "3", "0", "1.5", "-", ".", "==", "<=", ">", "+", ",", '"t x"', "(", ")", "[", "]", "2"]
+
+
+def tokens_of(text: str) -> tuple[SourceFile, list[Token]]:
+    source = SourceFile("f.cards", f"k: {text}\n")
+    entries = parse_entries(source, DiagnosticSink())
+    assert entries and entries[0].is_prop
+    return source, entries[0].items
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(SOUP), min_size=1, max_size=6))
+def test_dotted_soups_read_the_same(pieces: list[str]) -> None:
+    text = " ".join(pieces).replace(" . ", ".")
+    try:
+        source, tokens = tokens_of(text)
+    except AssertionError:
+        return
+    check(source, tokens, "cond_tail")
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(SOUP), min_size=1, max_size=7))
+def test_fast_keyword_lists_equal_the_grammar(pieces: list[str]) -> None:
+    text = " ".join(pieces)
+    try:
+        source, tokens = tokens_of(text)
+    except AssertionError:
+        return
+    fast = fastexpr.keyword_list(source, tokens)
+    if fast is not None:
+        slow = grammar(source, tokens, "keyword_list")
+        assert slow != "syntax error", text
+        assert plain(fast) == plain(slow), text
+
+
+def test_every_library_keyword_list_reads_the_same() -> None:
+    sources = [SourceFile("mini/cards.cards", MINI_CARDS)]
+    if LIBRARY.is_dir():
+        sources += [SourceFile(str(p), p.read_text(encoding="utf-8")) for p in sorted(LIBRARY.rglob("*.cards"))]
+    accepted = 0
+    for source in sources:
+        stack = parse_entries(source, DiagnosticSink())
+        while stack:
+            entry = stack.pop()
+            stack.extend(entry.block or [])
+            if entry.is_prop and entry.name in ("keywords", "grants") and entry.items:
+                fast = fastexpr.keyword_list(source, entry.items)
+                if fast is not None:
+                    accepted += 1
+                    assert plain(fast) == plain(grammar(source, entry.items, "keyword_list")), entry.name
+    assert accepted > 10
+
+
+def test_common_shapes_take_the_fast_path() -> None:
+    for text in ["3", "-2", '"x"', "gold", "c.damage", "it.cost <= 3", "card.border.copies", "x == none"]:
+        source, tokens = tokens_of(text)
+        assert fastexpr.read(source.path, tokens, "cond_tail") is not None, text
+    source, tokens = tokens_of("Charge, Ranged 2, Dual_Wield")
+    assert fastexpr.keyword_list(source, tokens) is not None

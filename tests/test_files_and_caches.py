@@ -19,14 +19,15 @@ from PIL import Image
 from pypdf import PdfReader
 
 from cardsmith.compiler.api import load_game_ir, read_files
-from cardsmith.compiler.cache import KEY_FILE, MAC_SIZE, cache_dir, unseal
+from cardsmith.compiler.handlers import compiled_handlers, handlers_key
 from cardsmith.compiler.loader import resolve
 from cardsmith.compiler.text import fill_placeholders
-from cardsmith.engine.game import CompiledGame, compiled_handlers, handlers_key
+from cardsmith.engine.game import CompiledGame
 from cardsmith.printables import build as build_module
 from cardsmith.printables.build import build, render
 from cardsmith.printables.imposition import Options
 from cardsmith.util.atomic import write_atomic
+from cardsmith.util.sealed import KEY_FILE, MAC_SIZE, cache_dir, unseal
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -136,7 +137,7 @@ def test_sealed_entries_are_cache_hits_and_the_key_is_private(mini_game: Path,
     def no_generate(*_: object) -> str:
         raise AssertionError("a sealed entry must be a cache hit")
 
-    monkeypatch.setattr("cardsmith.engine.game.generate", no_generate)
+    monkeypatch.setattr("cardsmith.compiler.handlers.generate", no_generate)
     assert compiled_handlers(game_ir, key)[0] == source
     # a key file others can read is not trusted: no entry is loaded (nor written)
     os.chmod(key_file, 0o644)

@@ -439,7 +439,7 @@ def test_a_layout_that_would_change_meaning_is_refused(monkeypatch: pytest.Monke
     # before: the re-parse check must notice and leave the file alone.
     import cardsmith.dsl.format as format_module
 
-    monkeypatch.setattr(format_module, "_continues", lambda token: False)
+    monkeypatch.setattr(format_module, "continues", lambda token: False)
     sink = DiagnosticSink()
     assert format_source(SourceFile("x.cards", "a: 1; or: 2\n"), sink) is None
     assert [d.code for d in sink.items] == ["CS0101"]

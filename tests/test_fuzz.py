@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,11 @@ def library_games() -> list[list[tuple[str, bytes]]]:
 
 
 GAMES = library_games()
+# what the fuzz targets reached, asserted on by the tests after them (file order): a target
+# that silently did nothing (every example rejected early) would otherwise pass
+CHECKED: Counter[str] = Counter()  # "examples", "errors" / "ok", "diagnosed" / "clean"
+PLAYED: Counter[str] = Counter()  # "examples", "clean", "matches", "moves", "long matches"
+APPLIED: set[str] = set()  # descriptions of the moves applied in the fuzzed matches
 
 
 @st.composite
@@ -84,6 +90,20 @@ def assert_sane(diagnostics: list[Diagnostic], files: list[tuple[str, bytes]]) -
 def test_mutated_library_files_give_diagnostics_not_crashes(files: list[tuple[str, bytes]]) -> None:
     result = check_sources(files)
     assert_sane(result.diagnostics, files)
+    CHECKED["examples"] += 1
+    CHECKED["diagnosed" if result.diagnostics else "clean"] += 1
+    CHECKED["errors" if not result.ok else "ok"] += 1
+
+
+def test_the_check_fuzz_reached_diagnostics() -> None:
+    """Runs after the target in file order: the mutations really broke games (the front
+    end had diagnostics to give), and not every one of them (some still checked ok)."""
+    if not CHECKED:
+        pytest.skip("run with the fuzz target")
+    assert CHECKED["examples"] >= 50, CHECKED
+    assert CHECKED["errors"] >= CHECKED["examples"] // 4, CHECKED
+    assert CHECKED["ok"] >= 1, CHECKED
+    print(f"check fuzz: {dict(CHECKED)}")
 
 
 @pytest.mark.slow
@@ -102,23 +122,30 @@ def play_a_little(files: list[tuple[str, bytes]]) -> None:
     from cardsmith.engine.agents import RandomAgent, ask
     from cardsmith.engine.game import CompiledGame
 
+    PLAYED["examples"] += 1
     result = check_sources(files)
     if not result.ok or result.game is None:
         return
+    PLAYED["clean"] += 1
     game = CompiledGame(result.game)
     for seed in (1, 2):
         try:
             match = game.new_match(seed=seed)
         except LoadError:
             continue  # e.g. a deck the mutation made illegal: refused with a diagnostic
+        PLAYED["matches"] += 1
         agents = [RandomAgent(seed), RandomAgent(seed + 1)]
-        for _ in range(150):
-            if match.is_over:
-                break
+        moves = 0
+        while moves < 150 and not match.is_over:
             actions = match.legal_actions()
             if not actions:
                 break
-            match.apply(ask(agents[actions[0].player % 2], match, actions))
+            chosen = ask(agents[actions[0].player % 2], match, actions)
+            APPLIED.add(chosen.description)
+            match.apply(chosen)
+            moves += 1
+        PLAYED["moves"] += moves
+        PLAYED["long matches"] += moves >= 50
 
 
 @settings(max_examples=int(os.environ.get("CARDSMITH_ENGINE_FUZZ_EXAMPLES", "40")), deadline=None,
@@ -126,6 +153,19 @@ def play_a_little(files: list[tuple[str, bytes]]) -> None:
 @given(mutated_game())
 def test_mutated_games_that_check_clean_compile_and_play(files: list[tuple[str, bytes]]) -> None:
     play_a_little(files)
+
+
+def test_the_engine_fuzz_played_matches() -> None:
+    """Runs after the target in file order: mutated games did check clean, and their
+    matches were dealt and played for many moves of many kinds, not refused at once."""
+    if not PLAYED:
+        pytest.skip("run with the fuzz target")
+    # floors well under a typical run (40 examples: ~8 clean, ~16 matches, ~800 moves,
+    # ~4 of 50+ moves, ~120 distinct moves), as the examples are not derandomized
+    assert PLAYED["examples"] >= 20 and PLAYED["clean"] >= 3, PLAYED
+    assert PLAYED["matches"] >= 3 and PLAYED["long matches"] >= 1, PLAYED
+    assert PLAYED["moves"] >= 100 and len(APPLIED) >= 10, (PLAYED, len(APPLIED))
+    print(f"engine fuzz: {dict(PLAYED)}, {len(APPLIED)} distinct moves")
 
 
 @pytest.mark.slow

@@ -8,9 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lark import Lark
 from lark.exceptions import LarkError
+from structure_reference import NewlinesInBrackets
 
 from cardsmith.dsl.lexer import tokenize
-from cardsmith.dsl.structure import _grammar, _NewlinesInBrackets
+from cardsmith.dsl.structure import _grammar
 
 _REFERENCE = Lark(_grammar("structure.lark"), parser="lalr", lexer="basic")
 
@@ -18,7 +19,7 @@ _REFERENCE = Lark(_grammar("structure.lark"), parser="lalr", lexer="basic")
 def reference_tokens(text: str) -> list[tuple[str, str, int, int, int, int, int]]:
     stream = _REFERENCE.lex(text, dont_ignore=False)
     return [(t.type, str(t), t.start_pos or 0, t.line or 0, t.column or 0, t.end_line or 0, t.end_column or 0)
-            for t in _NewlinesInBrackets().process(iter(stream))]
+            for t in NewlinesInBrackets().process(iter(stream))]
 
 
 def fast_tokens(text: str) -> list[tuple[str, str, int, int, int, int, int]]:

@@ -121,8 +121,8 @@ def test_combat_cards_deals_each_player_their_own_draw_card() -> None:
     one (so owned by player1, who runs setup): player2's Draw card drew for player1, and
     random matches were won ~80% by the first seat whatever its side (a mirror match of
     two horror decks 189 to 9). Now every card in a hand belongs to that hand's player."""
+    from cardsmith.app import load
     from cardsmith.engine.flow import PlayedMatch
-    from cardsmith.engine.game import load
 
     game = load("combat_cards")
     for mode in ("starter", "constructed"):

@@ -1,6 +1,6 @@
 """No one line of rules can hang or crash cardsmith (issue 17, "Crashes and hangs").
 
-Each quantity that costs work in proportion to its size is bounded (cardsmith/values.py,
+Each quantity that costs work in proportion to its size is bounded (cardsmith/model/values.py,
 docs/language.md section 6 "Limits"): dice, range listing, number magnitude, copies and
 decklist size. Where the value is written in the rules, `check` reports CS0301 at its
 place; where it is computed, the played match stops with a rules error naming the .cards
@@ -24,10 +24,10 @@ from conftest import LIBRARY, write_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardsmith import values
 from cardsmith.compiler.api import check_game
 from cardsmith.engine.flow import PlayedMatch
 from cardsmith.engine.game import CompiledGame
+from cardsmith.model import values
 
 GAME = '''
 game "Limits" {

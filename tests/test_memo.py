@@ -172,7 +172,7 @@ def test_reset_makes_the_printed_card_again_and_rolls_back(tmp_path: Path) -> No
     match.set_attr(knight, "controller", p2)
     changed = (dict(knight.base), dict(knight.counters), set(knight.statuses), knight.controller)
     snapshot = match.snapshot_state()
-    match.native_reset_cards(rt.Ctx(p1, None), knight)
+    match.natives["reset_cards"](rt.Ctx(p1, None), knight)
     assert knight.base == printed and knight.counters["damage"] == 0
     assert not knight.statuses and knight.controller is p1
     match.restore_state(snapshot)

@@ -22,8 +22,9 @@ from typing import Any
 
 import cardsmith
 from cardsmith.engine.agents import RandomAgent, ask, make_agent
-from cardsmith.engine.flow import Action, PlayedMatch
-from cardsmith.engine.state import Card
+from cardsmith.engine.flow import PlayedMatch
+from cardsmith.engine.moves import Action
+from cardsmith.model.state import Card
 
 STEPS = ["play_cards", "check_conditions", "return_resources", "determine_results", "return_and_discard"]
 SEEDS = range(1, 21)

@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 
 import cardsmith
-from cardsmith.engine.flow import Action, PlayedMatch
-from cardsmith.engine.state import Card, Player
+from cardsmith.engine.flow import PlayedMatch
+from cardsmith.engine.moves import Action
+from cardsmith.model.state import Card, Player
 
 ATTACKS = ("ambush", "plunder", "siege", "arson")
 MAX_ACTIONS = 3000

@@ -26,10 +26,12 @@ from typing import Any
 
 from conftest import LIBRARY, decide
 
+from cardsmith.app import load
 from cardsmith.engine import runtime as rt
 from cardsmith.engine.agents import RandomAgent
-from cardsmith.engine.flow import Action, ActionWindow, PlayedMatch
-from cardsmith.engine.game import CompiledGame, load
+from cardsmith.engine.flow import PlayedMatch
+from cardsmith.engine.game import CompiledGame
+from cardsmith.engine.moves import Action, ActionWindow
 
 ARRANGING = ("form_group", "place_card", "add_treasure", "take_back")
 ARRANGING_LABELS = ("Add a group to your kingdom", "Place a card in your kingdom", "Add a treasure to your kingdom",

@@ -18,15 +18,18 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from conftest import LIBRARY, decide
 
 import cardsmith
+from cardsmith.app import decks_for
 from cardsmith.engine import offers
 from cardsmith.engine import runtime as rt
 from cardsmith.engine.agents import RandomAgent, ask
-from cardsmith.engine.flow import Action, ActionWindow, PlayedMatch
+from cardsmith.engine.flow import PlayedMatch
+from cardsmith.engine.moves import Action, ActionWindow
 
 DECKS = sorted((LIBRARY / "kingdom_combat" / "decks").glob("*.deck"))
 TOKENS = {"Goblin Rabble", "Militia Levy", "Risen Skeleton"}
@@ -219,7 +222,8 @@ def note_trick_choice(match: PlayedMatch, request: rt.Choose, record: Record) ->
 
 def play(seed: int, agents: list[Any], max_actions: int, decks: list[Any] | None = None) -> Record:
     """Drive one seeded match through legal_actions / apply, recording as it goes."""
-    match: PlayedMatch = game().new_match(seed=seed, decks=decks)
+    dealt = decks_for(game(), 2, list(decks)) if decks and isinstance(decks[0], Path) else decks
+    match: PlayedMatch = game().new_match(seed=seed, decks=dealt)
     record = Record(seed, match)
     while not match.is_over and record.actions < max_actions:
         actions = match.legal_actions()

@@ -27,10 +27,12 @@ from typing import Any
 import pytest
 from conftest import decide
 
+from cardsmith.app import load
 from cardsmith.engine import runtime as rt
 from cardsmith.engine.agents import RandomAgent, ask
-from cardsmith.engine.flow import Action, ActionWindow, PlayedMatch
-from cardsmith.engine.game import CompiledGame, load
+from cardsmith.engine.flow import PlayedMatch
+from cardsmith.engine.game import CompiledGame
+from cardsmith.engine.moves import Action, ActionWindow
 
 FIRST_TURN = "who takes the first turn"
 # Small armies keep the matches fast (each is a legal field army of 10 pieces).

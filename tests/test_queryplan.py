@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 from conftest import MINI_CARDS, MINI_RULES, write_game
 
+from cardsmith.app import decks_for
 from cardsmith.compiler import codegen, queryplan
 from cardsmith.compiler.api import load_game_ir
 from cardsmith.compiler.purity import pure_functions
 from cardsmith.dsl import ir
 from cardsmith.engine import runtime as rt
 from cardsmith.engine.agents import RandomAgent, play_out
-from cardsmith.engine.decks import decks_for
 from cardsmith.engine.flow import PlayedMatch
 from cardsmith.engine.game import CompiledGame
 from cardsmith.engine.match import Match

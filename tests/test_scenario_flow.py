@@ -11,7 +11,7 @@ from pathlib import Path
 from conftest import write_game
 
 from cardsmith.compiler.api import check_game
-from cardsmith.engine.match import ScenarioResult
+from cardsmith.engine.scenario_steps import ScenarioResult
 from cardsmith.engine.scenarios import run_scenarios
 
 RULES = '''

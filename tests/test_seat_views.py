@@ -28,14 +28,15 @@ from typing import Any
 import pytest
 from conftest import write_game
 
+from cardsmith.app import load
 from cardsmith.compiler.api import check_game
 from cardsmith.engine import seatview
 from cardsmith.engine.agents import RandomAgent, ask
 from cardsmith.engine.flow import PlayedMatch
-from cardsmith.engine.game import CompiledGame, load
+from cardsmith.engine.game import CompiledGame
 from cardsmith.engine.search import SearchAgent
 from cardsmith.engine.seatview import SeatView, determinize, seat_view
-from cardsmith.engine.state import Card
+from cardsmith.model.state import Card
 
 GAMES = ["combat_cards", "kingdom_combat", "kingdom_cards", "two_kingdoms", "construct_and_combat"]
 STEPS = 220  # moves checked per game, every seat at every one

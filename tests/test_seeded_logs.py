@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from cardsmith.app import load
 from cardsmith.engine.agents import make_agent, play_out
-from cardsmith.engine.game import load
 from cardsmith.engine.replay import log_lines
 
 RECORD = Path(__file__).parent / "reference" / "seeded_logs.json"

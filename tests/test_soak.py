@@ -10,10 +10,9 @@ from collections import Counter
 
 import pytest
 
+from cardsmith.app import decks_for, load
 from cardsmith.engine.agents import RandomAgent, play_out
-from cardsmith.engine.decks import decks_for
 from cardsmith.engine.flow import PlayedMatch
-from cardsmith.engine.game import load
 from cardsmith.engine.movekinds import MoveCounter
 
 # game -> (matches in the normal suite, the most actions a match may take). Random play is

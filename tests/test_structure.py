@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from cardsmith.dsl.diagnostics import DiagnosticSink
+from cardsmith.dsl.lexer import MAX_DEPTH
 from cardsmith.dsl.source import SourceFile
-from cardsmith.dsl.structure import MAX_DEPTH, MAX_FILE_BYTES, Entry, decode_source, parse_entries
+from cardsmith.dsl.structure import MAX_FILE_BYTES, Entry, decode_source, parse_entries
 
 
 def parse(text: str) -> tuple[list[Entry], DiagnosticSink]:

@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 from conftest import write_game
 
+from cardsmith.app import load
 from cardsmith.compiler.api import check_game
 from cardsmith.dsl import ir
 from cardsmith.engine.agents import RandomAgent, play_out
 from cardsmith.engine.flow import PlayedMatch
-from cardsmith.engine.game import CompiledGame, load
+from cardsmith.engine.game import CompiledGame
 
 ENDLESS = '''
 game "Endless" {

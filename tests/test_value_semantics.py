@@ -4,7 +4,7 @@ the same error.
 Two evaluators read expressions: the checker's static evaluator (params, modes, card
 fields, deck rules, layouts: compiler/static_eval.py) and the code the compiler writes for
 the rules a played match runs (compiler/codegen.py, calling engine/runtime.py). Both call
-cardsmith/values.py. The property test writes random expressions as source text, parses
+cardsmith/model/values.py. The property test writes random expressions as source text, parses
 them as a game file's are parsed, and evaluates each one both ways: the static evaluator
 on the IR, and the Python the code generator writes for that very IR node, run against a
 real match. The two must give the same value (of the same kind: `6 / 3` is the whole
@@ -29,16 +29,19 @@ from conftest import write_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardsmith import values
 from cardsmith.compiler.api import check_game
-from cardsmith.compiler.codegen import BodyWriter, CodeGenerator, Scope
+from cardsmith.compiler.codegen import CodeGenerator
+from cardsmith.compiler.codegen_exprs import Scope
+from cardsmith.compiler.codegen_stmts import BodyWriter
 from cardsmith.compiler.static_eval import StaticEnv
 from cardsmith.dsl import ir
 from cardsmith.dsl.exprparse import parse_words
 from cardsmith.dsl.source import SourceFile
+from cardsmith.engine import functions, queries
 from cardsmith.engine import runtime as rt
 from cardsmith.engine.flow import PlayedMatch
 from cardsmith.engine.game import CompiledGame
+from cardsmith.model import values
 
 GAME = '''
 game "Values" {
@@ -117,7 +120,7 @@ def compiled_outcome(gen: CodeGenerator, match: PlayedMatch, node: ir.Expr) -> t
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SyntaxWarning)  # (`3 is None`: the codegen's `== none`)
         compiled = compile(code, "<expression>", "eval")
-    scope = {"rt": rt, "m": match, "ctx": rt.Ctx(match.players[0], None)}
+    scope = {"rt": rt, "fn": functions, "q": queries, "m": match, "ctx": rt.Ctx(match.players[0], None)}
     return outcome(lambda: eval(compiled, scope))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from cardsmith.compiler.purity import nodes
 from cardsmith.dsl import ir
+from cardsmith.dsl.words import EVERY_DETERMINERS
 
 
 def option_blind_parameters(action: ir.ActionDecl) -> int | None:
@@ -32,6 +33,6 @@ def option_blind_parameters(action: ir.ActionDecl) -> int | None:
             return None
         if isinstance(node, ir.Choose | ir.ChooseOne | ir.Roll):
             return None  # a cost that asks or rolls: keep trying each option
-        if isinstance(node, ir.Query) and node.det not in ("each", "every", "all"):
+        if isinstance(node, ir.Query) and node.det not in EVERY_DETERMINERS:
             return None  # (a `target` / `random` query asks or rolls too)
     return lead

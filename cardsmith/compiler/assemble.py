@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardsmith.dsl import ir
-from cardsmith.dsl.build import Parts
+from cardsmith.dsl.build_common import Parts
 from cardsmith.dsl.diagnostics import DiagnosticSink
 from cardsmith.dsl.source import BUILTIN_SPAN, Span
 

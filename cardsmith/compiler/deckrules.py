@@ -3,25 +3,56 @@
 If every eligible card at its copy limit still cannot fill the minimum deck size, no
 player can ever build a legal deck: that is a contradiction in the rules (CS0801),
 reported where the size is declared, with the numbers that show it.
+
+The deck block's `let` names are evaluated here too (`deck_bindings`), for the proof and
+for the deck tools alike, so a name means the same whether a rule is proved or checked.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from cardsmith.compiler.static_eval import NotStatic, StaticEnv, as_bounds
+from cardsmith.compiler.static_eval import DeckValue, NotStatic, StaticEnv, as_bounds
 from cardsmith.dsl import ir
 from cardsmith.dsl.diagnostics import DiagnosticSink
-from cardsmith.values import OperationError
+from cardsmith.model.values import OperationError
+
+_UNKNOWN = (NotStatic, ArithmeticError, TypeError, ValueError)
 
 
-def eligible_cards(game: ir.Game, env: StaticEnv, factions: list[Any] | None,
+def deck_bindings(env: StaticEnv, rules: ir.DeckRules, deck: DeckValue) -> dict[str, Any]:
+    """The deck block's `let` names over one deck, in order (each may read those before).
+
+    A name whose value cannot be computed for this deck, or is `none` (the first card of
+    a section the deck leaves empty), is left out: a rule that reads it is then not
+    judged for this deck (NotStatic), as for any value that is not known yet.
+    """
+    scope: dict[str, Any] = {"deck": deck}
+    out: dict[str, Any] = {}
+    for binding in rules.bindings:
+        try:
+            value = env.eval(binding.value, scope)
+        except _UNKNOWN:
+            continue
+        if value is not None:
+            scope[binding.name] = out[binding.name] = value
+    return out
+
+
+def head_section(rules: ir.DeckRules) -> ir.DeckSection | None:
+    """The first section when it is limited to some types and stands apart from the deck
+    (a leader, a hero, the cards a deck is built around): the deck is chosen around it."""
+    first = rules.sections[0] if rules.sections else None
+    return first if first is not None and first.types and not first.counts_toward_size else None
+
+
+def eligible_cards(game: ir.Game, env: StaticEnv, bound: dict[str, Any],
                    enough: int | None = None) -> list[tuple[ir.CardDecl, int]]:
-    """Cards a main deck may hold, with each card's copy limit, for the given factions.
+    """Cards a main deck may hold, with each card's copy limit, given the deck's `let` names.
 
-    `factions` is None when no section heads the deck; a rule that reads it is then not
-    decidable at compile time (NotStatic). With `enough`, stops once the copy limits
-    found add up to that many cards (all a satisfiability proof needs).
+    A rule that reads a name missing from `bound` is not decidable at compile time
+    (NotStatic). With `enough`, stops once the copy limits found add up to that many
+    cards (all a satisfiability proof needs).
     """
     rules = game.deck
     assert rules is not None
@@ -30,9 +61,7 @@ def eligible_cards(game: ir.Game, env: StaticEnv, factions: list[Any] | None,
     for card in game.cards:
         if card.type in side_types:
             continue
-        scope: dict[str, Any] = {"card": card}
-        if factions is not None:
-            scope["factions"] = factions
+        scope: dict[str, Any] = {**bound, "card": card}
         if rules.excluded is not None and env.eval(rules.excluded, scope):
             continue
         if rules.allow is not None and not env.eval(rules.allow, scope):
@@ -50,7 +79,7 @@ def main_size(rules: ir.DeckRules) -> ir.Expr | None:
     """The main deck's size rule: `size:` of the deck, or of its main section.
 
     The main section is the one that counts toward the size and is not limited to some
-    card types (a Fortress or Garrison section is limited; the Deck section is not).
+    card types (a section of leading cards is limited; the main one is not).
     """
     if rules.size is not None:
         return rules.size
@@ -74,11 +103,10 @@ def check_deck_satisfiable(game: ir.Game, sink: DiagnosticSink) -> None:
         return
     best: tuple[int, str] | None = None
     try:
-        # (a head card's faction the checker faulted, e.g. a misspelt enum value, is
+        # (a head card's value the checker faulted, e.g. a misspelt enum value, is
         # not static: its error is already reported where it is written)
-        choices = _faction_choices(game, env)
-        for label, factions in choices:
-            capacity = sum(limit for _card, limit in eligible_cards(game, env, factions, enough=low))
+        for label, bound in _head_choices(game, env):
+            capacity = sum(limit for _card, limit in eligible_cards(game, env, bound, enough=low))
             if best is None or capacity > best[0]:
                 best = (capacity, label)
             if capacity >= low:
@@ -95,18 +123,14 @@ def check_deck_satisfiable(game: ir.Game, sink: DiagnosticSink) -> None:
                "add cards, raise copy limits, or lower the minimum size")
 
 
-def _faction_choices(game: ir.Game, env: StaticEnv) -> list[tuple[str, list[Any] | None]]:
-    """One entry per card that can head the deck's first section (e.g. each fortress)."""
+def _head_choices(game: ir.Game, env: StaticEnv) -> list[tuple[str, dict[str, Any]]]:
+    """The deck's `let` names for each card that can head the deck's first section alone
+    (the deck holding only that card), or for an empty deck when no section heads it."""
     rules = game.deck
     assert rules is not None
-    first = rules.sections[0] if rules.sections else None
-    if first is None or not first.types or first.counts_toward_size:
-        return [("", None)]
-    heads = [c for c in game.cards if c.type in first.types]
-    if not heads:
-        return [("", None)]
-    out: list[tuple[str, list[Any] | None]] = []
-    for head in heads:
-        faction = env.card_value(head, "faction")
-        out.append((head.name, [faction] if faction is not None else []))
-    return out
+    head = head_section(rules)
+    heads = [c for c in game.cards if head is not None and c.type in head.types]
+    if head is None or not heads:
+        return [("", deck_bindings(env, rules, DeckValue({}, 0, [])))]
+    return [(card.name, deck_bindings(env, rules, DeckValue({head.name: [card]}, 0, [card])))
+            for card in heads]

@@ -12,9 +12,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cardsmith import __version__
 from cardsmith.compiler.text import card_text, render_expr
 from cardsmith.dsl import ir
+from cardsmith.util.version import VERSION as __version__
 
 
 class ExportExpansion(BaseModel):

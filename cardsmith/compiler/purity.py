@@ -23,7 +23,7 @@ from pydantic import BaseModel
 
 from cardsmith.dsl import ir
 
-# native functions that only read the state (see prelude/core.cards and runtime.fn_*)
+# native functions that only read the state (see prelude/core.cards and engine/functions.py)
 PURE_NATIVES = frozenset({
     "count", "sum", "min", "max", "any", "size", "first", "last", "values", "abs", "floor", "ceil",
     "distance", "cell", "position", "card_at", "has_keyword", "keyword_value", "opponents", "next_player",

@@ -4,13 +4,13 @@ Rules ask for cards in play again and again — `a friendly unit where in_play(i
 looks at every unit of the match, deck and hand included, and asks each one whether its
 zone is on the table. A condition that reads the card only as `it.zone` (directly, or
 through a pure function whose parameter it reads only as `.zone`) has one answer for every
-card of a zone, so rt.query asks it once per zone, of the zone's first candidate, and skips
+card of a zone, so q.query asks it once per zone, of the zone's first candidate, and skips
 the zones that fail — usually the decks, hands and discard piles, most of the cards.
 
 Sound because such a conjunct is pure (purity.py: no dice, no random picks, no changes)
 and the query keeps only the truth of the whole condition: a conjunction's truth does not
 depend on the order its pure parts are asked in. A zone whose test raises is asked card by
-card with the whole condition, exactly as before (rt.query does that), so a test that the
+card with the whole condition, exactly as before (q.query does that), so a test that the
 original order would have skipped cannot raise where it did not.
 """
 

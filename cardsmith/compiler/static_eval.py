@@ -12,7 +12,7 @@ pure functions of the core prelude (count, sum, min, max, any, first, last, valu
 size, abs, floor, ceil) and queries such as `all units in deck.Garrison where ...` are
 evaluated here too, so the deck checker needs no Python written for one game.
 
-What the operators and builtins do to values is cardsmith/values.py's: the compiled
+What the operators and builtins do to values is cardsmith/model/values.py's: the compiled
 rules call the same functions at play time, so an expression means the same before play
 and during it. An operation that fails (`true + 1`, a division by zero) raises
 values.OperationError with the message play would give; NotStatic is only for what
@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from cardsmith import values
 from cardsmith.dsl import ir
 from cardsmith.dsl.diagnostics import DiagnosticSink
-from cardsmith.engine.state import EnumValue
+from cardsmith.model import values
+from cardsmith.model.state import EnumValue
 
 # An enum value before play is the engine's own EnumValue, so values.equal treats both alike.
 EnumVal = EnumValue
@@ -380,3 +380,14 @@ def _granted(printed: list[ir.KeywordUse], abilities: list[ir.Ability]) -> list[
     """Keyword uses whose arguments are fixed before play: printed ones, and those a
     static ability grants."""
     return [*printed, *(use for a in abilities if isinstance(a, ir.Static) for use in a.grants)]
+
+
+def to_runtime(value: Any) -> Any:
+    """A static value (from static_eval) as the runtime represents it."""
+    if isinstance(value, EnumVal):
+        return EnumValue(value.enum, value.name)
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return int(value)
+    if isinstance(value, list):
+        return [to_runtime(v) for v in value]
+    return value

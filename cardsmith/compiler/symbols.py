@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from cardsmith.compiler.namekinds import NAME_PARAM_TYPES
 from cardsmith.dsl import ir
 
 CARD_BUILTINS = {
@@ -21,7 +22,7 @@ PLAYER_BUILTINS = {
 }
 ZONE_BUILTINS = {"cards": "cards", "size": "number", "owner": "player", "name": "text", "top": "card",
                  "bottom": "card"}
-# Names every rule may read. (`deck` and `factions` are not among them: they exist only
+# Names every rule may read. (`deck` and a deck's `let` names are not among them: only
 # inside the `deck { }` rules, whose checker binds them, so a zone may be named `deck`.)
 GLOBAL_BUILTINS = {
     "you": "player", "opponent": "player", "current": "player", "players": "players",
@@ -67,9 +68,9 @@ def native_result(name: str, args: list[str]) -> str:
     return FUNCTION_RESULTS.get(name, "any")
 
 
-TYPE_NAMES = {"number", "text", "bool", "player", "players", "card", "cards", "zone", "counter",
-              "status", "dice", "cardname", "list", "any", "none", "cell", "field", "keyword",
-              "region", "stage", "cardtype"}
+# Every type a parameter or param may declare: value types and the name types.
+TYPE_NAMES = {"number", "text", "bool", "player", "players", "card", "cards", "zone", "dice", "cardname",
+              "list", "any", "none", "cell", "cardtype"} | NAME_PARAM_TYPES
 
 
 @dataclass

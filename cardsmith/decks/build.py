@@ -1,7 +1,10 @@
 """`cardsmith deck new`: build a legal starter deck from a game's rules and advice.
 
-The builder knows no game. It picks the deck's head cards (the fortresses) by faction,
-asks the deck rules which cards are eligible and how many copies each may have, and
+The builder knows no game. It picks the cards of the deck's head section (the first
+section, when it stands apart from the deck) as asked — by name (`--head "Card"`) or by
+a field's value (`--with field=value`), one card per pick — evaluates the deck block's
+`let` names over them, asks the deck rules which cards are eligible and how many copies
+each may have, and
 fills every counted part of the deck to its minimum. How the deck is balanced comes
 from the game's optional `decks/advice.md` (`Type: share` lines such as
 `Unit: 1/3..1/2`, and `curve: <stat>` to favour cheap cards); without advice the
@@ -21,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from cardsmith.compiler.loader import LoadError, resolve
-from cardsmith.compiler.static_eval import NotStatic, as_bounds
+from cardsmith.compiler.static_eval import DeckValue, NotStatic, as_bounds
 from cardsmith.decks.decklist import normalize_name
 from cardsmith.decks.games import GameContext
 from cardsmith.decks.model import DeckReport
@@ -89,13 +92,28 @@ def game_advice(ctx: GameContext) -> Advice:
         return Advice()
 
 
-def build_deck(ctx: GameContext, factions: list[str], seed: int = 1) -> tuple[str, DeckReport]:
-    """A legal decklist (its text and its check report) for the given factions."""
+Pick = tuple[str, str]
+"""(field, value): a card whose `field` has `value` (`name` picks a card by its name)."""
+
+
+def parse_pick(text: str) -> Pick:
+    """`field=value` as `--with` takes it."""
+    field_name, sep, value = text.partition("=")
+    if not sep or not field_name.strip() or not value.strip():
+        raise BuildError(f"'--with {text}' is not FIELD=VALUE", "e.g. --with colour=red")
+    return field_name.strip(), value.strip()
+
+
+def build_deck(ctx: GameContext, picks: list[Pick], seed: int = 1) -> tuple[str, DeckReport]:
+    """A legal decklist (its text and its check report) built around the picked cards.
+
+    Each pick chooses one card of the head section; a game without one keeps only the
+    main cards the picks match."""
     advice = game_advice(ctx)
     rng = random.Random(seed)
     last: DeckReport | None = None
     for _ in range(ATTEMPTS):
-        text = _Builder(ctx, factions, advice, rng).decklist_text()
+        text = _Builder(ctx, picks, advice, rng).decklist_text()
         report = check_decklist(f"new-{ctx.game_id}.deck", text, ctx)
         if report.ok:
             return _add_chosen_sections(ctx, text, report, rng)
@@ -131,54 +149,66 @@ def _add_chosen_sections(ctx: GameContext, text: str, report: DeckReport,
 
 
 class _Builder:
-    def __init__(self, ctx: GameContext, factions: list[str], advice: Advice, rng: random.Random) -> None:
+    def __init__(self, ctx: GameContext, picks: list[Pick], advice: Advice, rng: random.Random) -> None:
         self.ctx = ctx
         self.rules = ctx.rules
-        self.factions = factions
+        self.picks = picks
         self.advice = advice
         self.rng = rng
         self.env = ctx.env
 
-    def faction_of(self, card: ir.CardDecl) -> str | None:
-        value = self.ctx.value(card, "faction")
+    def field_of(self, card: ir.CardDecl, name: str) -> str | None:
+        value = self.ctx.value(card, name)
         return None if value is None else normalize_name(str(value))
+
+    def matching(self, pool: list[ir.CardDecl], pick: Pick, what: str) -> list[ir.CardDecl]:
+        """The cards of the pool a pick names; a BuildError (with the values there are)
+        when none does."""
+        name, value = pick
+        found = [c for c in pool if self.field_of(c, name) == normalize_name(value)]
+        if found:
+            return found
+        known = sorted({str(v) for c in pool for v in [self.ctx.value(c, name)] if v is not None})
+        if not known:
+            fields = sorted({f for c in pool for f in ("name", *c.stats, *c.properties)})
+            raise BuildError(f"no {what} of {self.ctx.name} has a '{name}'",
+                             did_you_mean(name, fields) or "fields: " + ", ".join(fields))
+        label = "" if name == "name" else f" {name}"
+        raise BuildError(f"{self.ctx.name} has no {what} with the{label} '{value}'",
+                         did_you_mean(value, known) or f"{name}: " + ", ".join(known))
 
     def heads(self) -> list[ir.CardDecl]:
         head = self.ctx.head_section()
         if head is None:
-            known = sorted({str(v) for c in self.ctx.game.cards for v in [self.ctx.value(c, "faction")] if v})
-            for faction in self.factions:
-                if normalize_name(faction) not in {normalize_name(k) for k in known}:
-                    raise BuildError(f"{self.ctx.name} has no cards of the faction '{faction}'",
-                                     did_you_mean(faction, known) or (
-                                         "factions: " + ", ".join(known) if known else "this game has no factions"))
+            for pick in self.picks:
+                self.matching(self.ctx.game.cards, pick, "card")
             return []
         pool = [c for c in self.ctx.game.cards if c.type in head.types]
-        if not self.factions:
+        if not self.picks:
             return [self.rng.choice(pool)] if pool else []
-        chosen: list[ir.CardDecl] = []
-        for faction in self.factions:
-            matching = [c for c in pool if self.faction_of(c) == normalize_name(faction)]
-            if not matching:
-                known = sorted({str(self.ctx.value(c, "faction")) for c in pool})
-                raise BuildError(f"{self.ctx.name} has no {head.name} of the faction '{faction}'",
-                                 did_you_mean(faction, known) or "factions: " + ", ".join(known))
-            chosen.append(self.rng.choice(matching))
-        return chosen
+        return [self.rng.choice(self.matching(pool, pick, f"{head.name} card")) for pick in self.picks]
 
     def scope(self, heads: list[ir.CardDecl]) -> dict[str, Any]:
-        if self.ctx.head_section() is None:
-            return {}
-        return {"factions": [self.ctx.value(c, "faction") for c in heads]}
+        """The deck block's `let` names over a deck of the head cards alone."""
+        head = self.ctx.head_section()
+        return self.ctx.bindings(DeckValue({head.name: heads} if head is not None else {}, 0, heads))
+
+    def picked(self, card: ir.CardDecl) -> bool:
+        """Without a head section the picks choose the deck's cards: a card must match
+        every field picked (one of the values given for it)."""
+        wanted: dict[str, set[str]] = {}
+        for name, value in self.picks:
+            wanted.setdefault(name, set()).add(normalize_name(value))
+        return all(self.field_of(card, name) in values for name, values in wanted.items())
 
     def eligible(self, scope: dict[str, Any], types: list[str]) -> dict[str, tuple[ir.CardDecl, int]]:
         claimed = {t for s in self.rules.sections if s.types and not s.counts_toward_size for t in s.types}
-        own = {normalize_name(f) for f in self.factions}
+        filtered = bool(self.picks) and self.ctx.head_section() is None
         out: dict[str, tuple[ir.CardDecl, int]] = {}
         for card in self.ctx.game.cards:
             if card.type in claimed or (types and card.type not in types):
                 continue
-            if own and self.ctx.head_section() is None and self.faction_of(card) not in own:
+            if filtered and not self.picked(card):
                 continue
             local = {**scope, "card": card}
             try:

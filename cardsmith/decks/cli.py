@@ -17,7 +17,7 @@ from typing import Annotated
 import typer
 
 from cardsmith.compiler.loader import LoadError
-from cardsmith.decks.build import BuildError, build_deck
+from cardsmith.decks.build import BuildError, build_deck, parse_pick
 from cardsmith.decks.decklist import MAX_BYTES
 from cardsmith.decks.games import GameContext, GameNotReady, game_context
 from cardsmith.decks.model import DeckReport
@@ -133,7 +133,7 @@ def show_command(
     game: GameOption,
     output: FormatOption = OutputFormat.text,
 ) -> None:
-    """Print the deck's derived values (e.g. final fortress stats), cost curve and type mix."""
+    """Print the deck's derived values (the game's `summary` blocks), cost curve and type mix."""
     ctx = _context(game)
     report = _check(deck, ctx)
     _print_report(report)
@@ -145,15 +145,22 @@ def show_command(
 @deck_app.command("new")
 def new_command(
     game: GameOption,
-    faction: Annotated[list[str] | None, typer.Option("--faction", "-f",
-                                                      help="a faction (twice for a dual-faction deck)")] = None,
+    head: Annotated[list[str] | None, typer.Option(
+        "--head", help="a card of the deck's first section, by name (repeat for more)")] = None,
+    with_: Annotated[list[str] | None, typer.Option(
+        "--with", help="FIELD=VALUE: a first-section card whose field has that value (repeat for more)")] = None,
     seed: Annotated[int, typer.Option("--seed", help="random seed (same seed, same deck)")] = 1,
     out: Annotated[Path | None, typer.Option("--output", "-o", help="write the decklist to this file")] = None,
 ) -> None:
-    """Build a legal deck following the game's advice (a third to a half units, ...)."""
+    """Build a legal deck following the game's advice (a third to a half units, ...).
+
+    `--head` and `--with` pick the cards of the deck's first section when it stands apart
+    from the deck (one card per pick); in a game without such a section, `--with` keeps
+    only the cards whose field has one of the values given."""
     ctx = _context(game)
     try:
-        text, report = build_deck(ctx, list(faction or []), seed)
+        picks = [("name", name) for name in head or []] + [parse_pick(p) for p in with_ or []]
+        text, report = build_deck(ctx, picks, seed)
     except BuildError as exc:
         raise _usage(exc.message, exc.hint) from None
     if out is None:

@@ -1,38 +1,20 @@
 """Turn a deck rule that failed into a hint a player can act on.
 
 A hint quotes the rule as the game wrote it and the values it read: the card fields
-the rule looks at (`border: silver`), the deck's factions, and both sides of each
+the rule looks at (`border: silver`), the deck's `let` names it reads (`the deck's
+factions: Valoria`, from a game's `let factions = ...`), and both sides of each
 comparison of a deck-wide rule (`sum(deck.Garrison, cost) is 7, ... is 6`). It works
 on any game's rules because it only walks the expression.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
-from pydantic import BaseModel
-
 from cardsmith.compiler.static_eval import NotStatic
-from cardsmith.decks.games import GameContext
+from cardsmith.decks.games import GameContext, walk
 from cardsmith.dsl import ir
-
-
-def walk(node: Any) -> Iterator[ir.Node]:
-    """Every IR node inside an expression, the expression first."""
-    if isinstance(node, ir.Node):
-        yield node
-    if isinstance(node, BaseModel):
-        for name in type(node).model_fields:
-            if name != "span":
-                yield from walk(getattr(node, name))
-    elif isinstance(node, list):
-        for item in node:
-            yield from walk(item)
-    elif isinstance(node, dict):
-        for item in node.values():
-            yield from walk(item)
 
 
 def card_fields(expr: ir.Expr) -> list[str]:
@@ -86,10 +68,13 @@ def show(value: Any) -> str:
 
 
 def card_hint(ctx: GameContext, rule: ir.Expr, card: ir.CardDecl, scope: dict[str, Any], lead: str) -> str:
-    """`lead `rule`` then the card fields and factions the rule read."""
+    """`lead `rule`` then the card fields and the deck's `let` names the rule read."""
     facts = [f"{name}: {show(ctx.value(card, name))}" for name in card_fields(rule)]
-    if reads(rule, "factions") and "factions" in scope:
-        facts.append("the deck's factions: " + (", ".join(show(f) for f in scope["factions"]) or "none"))
+    for binding in ctx.rules.bindings:
+        if binding.name in scope and reads(rule, binding.name):
+            value = scope[binding.name]
+            shown = (", ".join(show(v) for v in value) or "none") if isinstance(value, list) else show(value)
+            facts.append(f"the deck's {binding.name}: {shown}")
     text = f"{lead} `{ctx.text(rule)}`"
     return text + (f" ({'; '.join(facts)})" if facts else "")
 

@@ -9,13 +9,16 @@ which game that card belongs to.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import BaseModel
+
 from cardsmith.compiler.api import CheckResult, check_game
-from cardsmith.compiler.deckrules import main_size
+from cardsmith.compiler.deckrules import deck_bindings, head_section, main_size
 from cardsmith.compiler.loader import library_games
-from cardsmith.compiler.static_eval import StaticEnv
+from cardsmith.compiler.static_eval import DeckValue, StaticEnv
 from cardsmith.decks.decklist import normalize_name
 from cardsmith.dsl import ir
 from cardsmith.dsl.source import SourceFile, Span
@@ -39,9 +42,12 @@ class GameContext:
     env: StaticEnv
     cards: dict[str, ir.CardDecl] = field(default_factory=dict)
     sections: dict[str, ir.DeckSection] = field(default_factory=dict)
-    # per-card rule results (excluded, allowed, copies) keyed by card and the deck's factions
-    memo: dict[tuple[int, tuple[str, ...] | None], tuple[bool, bool | None, int | None]] = field(
+    # per-card rule results (excluded, allowed, copies) keyed by card and the values of the
+    # deck's `let` names those rules read (see per_card_key)
+    memo: dict[tuple[int, tuple[Any, ...]], tuple[bool, bool | None, int | None]] = field(
         default_factory=dict)
+    # the `let` names the per-card rules (allow, excluded, copies) read
+    per_card_names: tuple[str, ...] = ()
 
     @property
     def game_id(self) -> str:
@@ -65,10 +71,18 @@ class GameContext:
         return None
 
     def head_section(self) -> ir.DeckSection | None:
-        """The first section when it is limited to some types and stands apart from the deck
-        (the fortresses): `factions` is read from it, as the compile-time proof does."""
-        first = self.rules.sections[0] if self.rules.sections else None
-        return first if first is not None and first.types and not first.counts_toward_size else None
+        """The first section when it is limited to some types and stands apart from the
+        deck: `deck new` picks its cards first, as the compile-time proof does."""
+        return head_section(self.rules)
+
+    def bindings(self, deck: DeckValue) -> dict[str, Any]:
+        """The deck block's `let` names over this deck (unknown ones left out)."""
+        return deck_bindings(self.env, self.rules, deck)
+
+    def per_card_key(self, scope: dict[str, Any]) -> tuple[Any, ...]:
+        """What a per-card verdict depends on besides the card: the values of the `let`
+        names the per-card rules read, so decks that agree on them share verdicts."""
+        return tuple((name, _frozen(scope[name]) if name in scope else None) for name in self.per_card_names)
 
     def size_rule(self) -> ir.Expr | None:
         return main_size(self.rules)
@@ -133,7 +147,37 @@ def _context(target: str, game: ir.Game, sources: dict[str, SourceFile]) -> Game
         ctx.cards.setdefault(normalize_name(card.name), card)
     for s in game.deck.sections:
         ctx.sections.setdefault(normalize_name(s.name), s)
+    read = {n.name for rule in (game.deck.allow, game.deck.excluded, game.deck.copies) if rule is not None
+            for n in walk(rule) if isinstance(n, ir.Ref)}
+    ctx.per_card_names = tuple(b.name for b in game.deck.bindings if b.name in read)
     return ctx
+
+
+def walk(node: Any) -> Iterator[ir.Node]:
+    """Every IR node inside an expression, the expression first."""
+    if isinstance(node, ir.Node):
+        yield node
+    if isinstance(node, BaseModel):
+        for name in type(node).model_fields:
+            if name != "span":
+                yield from walk(getattr(node, name))
+    elif isinstance(node, list):
+        for item in node:
+            yield from walk(item)
+    elif isinstance(node, dict):
+        for item in node.values():
+            yield from walk(item)
+
+
+def _frozen(value: Any) -> Any:
+    """A hashable stand-in for a `let` value: cards by name, lists as tuples."""
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, ir.CardDecl):
+        return ("card", value.name)
+    if isinstance(value, DeckValue):
+        return ("deck", id(value))
+    return (type(value).__name__, str(value))
 
 
 def other_game_of(ctx: GameContext, key: str) -> tuple[str, str, str] | None:

@@ -1,7 +1,7 @@
 """What `cardsmith deck show` prints: the deck's derived values, cost curve and type mix.
 
-The derived values are the game's own `summary "Label" { ... }` blocks (for Kingdom
-Combat, the final fortress stats of a dual-faction deck), evaluated over the deck. The
+The derived values are the game's own `summary "Label" { ... }` blocks (e.g. the final
+stats of a deck led by two cards), evaluated over the deck and its `let` names. The
 curve and mix are generic: the curve counts the main deck's cards by their `cost` stat
 when the game's cards have one, the mix by card type.
 """
@@ -32,7 +32,7 @@ def _plain(value: Any) -> Any:
 
 
 def main_cards(decklist: Decklist, ctx: GameContext) -> list[Any]:
-    """The cards that count toward the deck's size (fortresses and the like left out)."""
+    """The cards that count toward the deck's size (a leading section's cards left out)."""
     counting = {s.name for s in ctx.rules.sections if s.counts_toward_size}
     return [e.card for e in decklist.entries if e.section in counting and e.section not in decklist.within
             for _ in range(e.count)]
@@ -42,11 +42,8 @@ def deck_summary(report: DeckReport, ctx: GameContext) -> dict[str, Any]:
     """Everything `deck show` prints, as JSON-ready data."""
     deck = report.decklist
     cards = main_cards(deck, ctx)
-    scope: dict[str, Any] = {"deck": DeckValue(deck.sections(), len(cards), deck.physical())}
-    head = ctx.head_section()
-    if head is not None:
-        scope["factions"] = list({str(ctx.value(c, "faction")): ctx.value(c, "faction")
-                                  for c in deck.section(head.name)}.values())
+    value = DeckValue(deck.sections(), len(cards), deck.physical())
+    scope: dict[str, Any] = {**ctx.bindings(value), "deck": value}
     summaries: dict[str, dict[str, Any]] = {}
     for summary in ctx.rules.summaries:
         values: dict[str, Any] = {}

@@ -74,21 +74,14 @@ class _Validator:
         entries = self.resolve()
         deck = Decklist(self.parsed.source.path, self.ctx.game_id, entries, dict(self.within),
                         [s.name for s in self.rules.sections])
-        scope: dict[str, Any] = {}
-        head = self.ctx.head_section()
-        if head is not None:
-            heads = deck.section(head.name)
-            if heads:
-                factions: list[Any] = []
-                for card in heads:
-                    value = self.ctx.value(card, "faction")
-                    if value is not None and all(str(value) != str(f) for f in factions):
-                        factions.append(value)
-                scope["factions"] = factions
+        # the deck block's `let` names, computed once over the whole deck, are read by
+        # every rule below (a name the deck cannot give yet leaves its rules unjudged)
+        value = DeckValue(deck.sections(), self.deck_size(deck), deck.physical())
+        scope: dict[str, Any] = self.ctx.bindings(value)
         self.per_card(deck, scope)
         self.check_within(deck)
-        size = self.counts(deck)
-        self.requirements(deck, scope, size)
+        self.counts(deck)
+        self.requirements(deck, scope, value)
         diagnostics = sorted(self.sink.items, key=lambda d: (d.span.line, d.span.column, d.code))
         return DeckReport(deck, diagnostics, self.parsed.source)
 
@@ -154,8 +147,8 @@ class _Validator:
         return home if fits else None
 
     # ---- per card: excluded, allowed, copies
-    def verdict(self, card: ir.CardDecl, scope: dict[str, Any], factions: tuple[str, ...] | None) -> _Verdict:
-        key = (id(card), factions)
+    def verdict(self, card: ir.CardDecl, scope: dict[str, Any], bound: tuple[Any, ...]) -> _Verdict:
+        key = (id(card), bound)
         memo = self.ctx.memo.get(key)
         if memo is not None:
             return _Verdict(*memo)
@@ -183,13 +176,13 @@ class _Validator:
     def per_card(self, deck: Decklist, scope: dict[str, Any]) -> None:
         totals: dict[int, int] = {}
         reported: set[int] = set()
-        factions = tuple(str(f) for f in scope["factions"]) if "factions" in scope else None
+        bound = self.ctx.per_card_key(scope)
         for entry in deck.entries:
             if entry.section in self.within:
                 continue
             card = entry.card
             span = self.span_of(entry)
-            verdict = self.verdict(card, scope, factions)
+            verdict = self.verdict(card, scope, bound)
             if verdict.excluded:
                 assert self.rules.excluded is not None
                 self.sink.error(span, "CS1009", f"'{card.name}' can never be put in a {self.ctx.name} deck",
@@ -241,8 +234,7 @@ class _Validator:
                 self.sink.error(self.section_span(deck, s.name), "CS1006",
                                 f"the {s.name} section holds {n} card(s); it must hold {bounds_text(*bounds)}",
                                 f"the rule is `section {s.name} {{ count: {self.ctx.text(s.count)} }}`")
-        size = sum(e.count for e in deck.entries if e.section not in self.within
-                   and self.counts_toward_size(e.section))
+        size = self.deck_size(deck)
         bounds = self.bounds(size_rule) if size_rule is not None else None
         if bounds is not None and not _within(size, *bounds):
             low, high = bounds
@@ -254,6 +246,11 @@ class _Validator:
             self.sink.error(self.section_span(deck, main.name if main is not None else None), "CS1007",
                             f"the deck holds {size} card(s); it must hold {bounds_text(low, high)}", fix)
         return size
+
+    def deck_size(self, deck: Decklist) -> int:
+        """The cards that count toward the deck's size (`deck.size` in the rules)."""
+        return sum(e.count for e in deck.entries if e.section not in self.within
+                   and self.counts_toward_size(e.section))
 
     def counts_toward_size(self, section: str) -> bool:
         return section not in self.aside
@@ -267,9 +264,8 @@ class _Validator:
             return None
 
     # ---- deck-wide rules
-    def requirements(self, deck: Decklist, scope: dict[str, Any], size: int) -> None:
-        sections = deck.sections()
-        base = {**scope, "deck": DeckValue(sections, size, deck.physical())}
+    def requirements(self, deck: Decklist, scope: dict[str, Any], value: DeckValue) -> None:
+        base = {**scope, "deck": value}
         for rule in self.rules.requirements:
             if not self.violated(rule, base):
                 continue
@@ -291,7 +287,7 @@ class _Validator:
         try:
             held = bool(self.ctx.env.eval(rule.condition, scope))
         except _ERRORS:
-            return False  # the rule cannot be decided for this deck (e.g. no fortress yet)
+            return False  # the rule cannot be decided for this deck (e.g. a section still empty)
         return held if rule.forbid else not held
 
     def blame(self, rule: ir.DeckRequirement, deck: Decklist,
@@ -320,10 +316,13 @@ class _Validator:
             return ([], without) if 2 * len(without) < len(entries) else ([], [])
         return [], []
 
-    @staticmethod
-    def with_section(base: dict[str, Any], section: str, cards: list[ir.CardDecl]) -> dict[str, Any]:
+    def with_section(self, base: dict[str, Any], section: str, cards: list[ir.CardDecl]) -> dict[str, Any]:
+        """The rules' scope for the deck with one section replaced (its `let` names anew)."""
         deck: DeckValue = base["deck"]
-        return {**base, "deck": DeckValue({**deck.sections, section: cards}, deck.size, deck.cards)}
+        trial = DeckValue({**deck.sections, section: cards}, deck.size, deck.cards)
+        if not self.rules.bindings:
+            return {**base, "deck": trial}
+        return {**self.ctx.bindings(trial), "deck": trial}
 
     # ---- where to point
     def span_of(self, entry: DeckEntry) -> Span:

@@ -12,6 +12,10 @@ durations, ...), or the words do not form a complete expression, it returns None
 caller falls back to the Lark grammar, which stays the language's definition and the
 source of every syntax error. tests/test_fastexpr.py checks the two agree on the
 standard library and on random token soups.
+
+Keyword lists (`Charge, Ranged 2, Dual_Wield`), on nearly every card, have their own
+reader here (`keyword_list`): the same idea for the `keyword_list` rule. Which words are
+keywords comes from grammar/expr.lark through words.py, never from a list kept here.
 """
 
 from __future__ import annotations
@@ -22,23 +26,19 @@ from typing import Any
 from lark import Token
 
 from cardsmith.dsl import ir
-from cardsmith.dsl.exprparse import NumberTooLarge, merge, parse_number, unescape
-from cardsmith.dsl.source import Span
+from cardsmith.dsl.exprparse import NumberTooLarge, merge, number_too_large, parse_number, unescape
+from cardsmith.dsl.source import SourceFile, Span
+from cardsmith.dsl.words import EXPR_WORDS, QDET, SOFTDET
 from cardsmith.util.fastmodel import construct, span_of_token
 
 _DICE = re.compile(r"\d*d\d+")
-_QDET = frozenset({"each", "every", "another", "an", "a"})
-_SOFTDET = frozenset({"target", "all", "any", "random"})
 # Words that are keywords of the expression grammar in some position: a fast read
 # treats none of them as a plain name, so the grammar's reading is never second-guessed.
-# (`x` is a keyword only inside `22 x 20` sizes, which this reader never reads, so it
-# stays an ordinary name here, as the contextual lexer makes it.)
-_KEYWORDS = frozenset({
-    "and", "or", "not", "in", "is", "of", "roll", "your", "where", "from", "to", "by", "up",
-    "until", "end", "next", "permanently", "while", "times", "hidden", "optional",
-    "simultaneously", "number", "per", "shared", "one", "if", "then", "else", "true",
-    "false", "none", "top", "bottom",
-}) | _QDET
+# That is every word of expr.lark but two kinds: the soft determiners, which the reader
+# tells apart from names by the word after them (see `atom`), and `x`, a keyword only
+# inside `22 x 20` sizes, which this reader never reads, so it stays an ordinary name
+# here, as the contextual lexer makes it.
+_KEYWORDS = EXPR_WORDS - SOFTDET - {"x"}
 _COMPARE = frozenset({"==", "!=", "<", "<=", ">", ">="})
 _PRODUCT = {"*": "*", "/": "/", "//": "//", "%": "%"}
 _SUM = {"+": "+", "-": "-"}
@@ -244,17 +244,17 @@ class _Reader:
             return construct(ir.NoneLit, span=self.span(tok))
         if text == "your":
             name_tok = self.take()
-            if name_tok.type != "WORD" or name_tok.value in _KEYWORDS or name_tok.value in _SOFTDET:
+            if name_tok.type != "WORD" or name_tok.value in _KEYWORDS or name_tok.value in SOFTDET:
                 raise _Decline
             span = self.span(name_tok)
             return construct(ir.Attr, span=span, obj=construct(ir.Ref, span=span, name="you"),
                              name=name_tok.value)
-        if text in _QDET:
+        if text in QDET:
             return self.query(tok)
-        if text in _SOFTDET:
+        if text in SOFTDET:
             nxt = self.peek()
             if nxt is not None and (nxt.type == "NUMBER" or (nxt.type == "WORD" and nxt.value not in _KEYWORDS
-                                                             and nxt.value not in _SOFTDET)):
+                                                             and nxt.value not in SOFTDET)):
                 return self.query(tok)
             if nxt is not None and nxt.type == "WORD" and nxt.value == "up":
                 raise _Decline
@@ -290,7 +290,7 @@ class _Reader:
             w = self.word()
             if w == "x":
                 raise _Decline  # after some determiners the lexer reads `x` as the size keyword
-            if w is None or w in _KEYWORDS or w in _SOFTDET or _DICE.fullmatch(w):
+            if w is None or w in _KEYWORDS or w in SOFTDET or _DICE.fullmatch(w):
                 break
             words.append(self.take())
         if not words:
@@ -318,7 +318,7 @@ def _read(path: str, tokens: list[Token], rule: str) -> Any:
     if rule == "cond_tail":
         result: Any = r.expr()
     elif rule == "for_tail":
-        if r.word() in _QDET:
+        if r.word() in QDET:
             r.i += 1
         var = r.take()
         if var.type != "WORD" or var.value in _KEYWORDS or r.word() != "in":
@@ -361,7 +361,7 @@ def _choose(r: _Reader) -> dict[str, Any]:
     elif r.word() in ("up", "any"):
         raise _Decline
     var = r.take()
-    if var.type != "WORD" or var.value in _KEYWORDS or var.value in _SOFTDET or r.word() not in ("from", "in"):
+    if var.type != "WORD" or var.value in _KEYWORDS or var.value in SOFTDET or r.word() not in ("from", "in"):
         raise _Decline
     r.i += 1
     out["var"] = var
@@ -392,3 +392,58 @@ def read(path: str, tokens: list[Token], rule: str) -> Any | None:
         return None  # the grammar reports a too large number where it is
     except RecursionError:
         return None
+
+
+# ---- keyword lists
+
+def _keyword_arg(source: SourceFile, tokens: list[Token], i: int) -> tuple[ir.Expr, int] | None:
+    """A keyword's argument at tokens[i] — a number, a string or a plain name — as
+    (node, next index); None when the grammar must decide. (Signs are operators, which
+    `keyword_list` leaves to the grammar before asking here.) Every word of the grammar
+    declines, `x` and the soft determiners too: declining costs only the grammar's parse,
+    never a different result."""
+    tok = tokens[i]
+    kind = tok.type
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+    if kind == "NUMBER":
+        if number_too_large(str(tok)) or (nxt is not None and number_too_large(str(nxt))):
+            return None  # the grammar reports it where it is
+        if nxt is not None and nxt.type == "WORD" and nxt.start_pos == tok.end_pos:
+            return None  # 2d6 and friends
+        num, den = parse_number(str(tok))
+        return construct(ir.Num, span=span_of_token(source.path, tok, Span), num=num, den=den), i + 1
+    if kind in ("STRING", "LONG_STRING"):
+        return construct(ir.Text, span=span_of_token(source.path, tok, Span), value=unescape(str(tok))), i + 1
+    if kind != "WORD" or str(tok) in EXPR_WORDS or _DICE.fullmatch(str(tok)):
+        return None
+    if nxt is not None and (nxt.type in ("LPAR", "LSQB", "OP") or (nxt.type == "WORD" and str(nxt) == "of")):
+        return None  # calls, indexing, attributes and `x of y` go to the grammar
+    return construct(ir.Ref, span=span_of_token(source.path, tok, Span), name=str(tok)), i + 1
+
+
+def keyword_list(source: SourceFile, tokens: list[Token]) -> list[tuple[Token, list[ir.Expr]]] | None:
+    """`Charge, Ranged 2, Dual_Wield` with literal or name arguments, as the grammar's
+    `keyword_list` rule builds it (spans included); None when the grammar must decide."""
+    out: list[tuple[Token, list[ir.Expr]]] = []
+    i = 0
+    n = len(tokens)
+    while i < n:
+        tok = tokens[i]
+        if tok.type != "WORD" or str(tok) in EXPR_WORDS or _DICE.fullmatch(str(tok)):
+            return None
+        i += 1
+        args: list[ir.Expr] = []
+        while i < n and tokens[i].type != "COMMA":
+            if tokens[i].type == "OP":
+                return None  # keyword arguments are atoms: no signs, no operators
+            got = _keyword_arg(source, tokens, i)
+            if got is None:
+                return None
+            args.append(got[0])
+            i = got[1]
+        out.append((tok, args))
+        if i < n:  # a comma
+            i += 1
+            if i == n:
+                break
+    return out or None

@@ -44,8 +44,9 @@ from lark import Lark, Token
 from lark.exceptions import LarkError
 
 from cardsmith.dsl.diagnostics import DiagnosticSink
+from cardsmith.dsl.lexer import continues
 from cardsmith.dsl.source import SourceFile
-from cardsmith.dsl.structure import Entry, _continues, _grammar, parse_entries
+from cardsmith.dsl.structure import Entry, _grammar, parse_entries
 
 MAX_WIDTH = 100
 INDENT = "  "
@@ -258,7 +259,7 @@ class _Parser:
                 ahead = self.i
                 while ahead < len(toks) and toks[ahead].kind in (_NL, "COMMENT"):
                     ahead += 1
-                if ahead < len(toks) and _continues(toks[ahead].raw):
+                if ahead < len(toks) and continues(toks[ahead].raw):
                     for skipped in toks[self.i:ahead]:
                         _append(header, skipped)
                     self.i = ahead
@@ -530,7 +531,7 @@ class _Printer:
                 # A line starting with `and`, `or`, ... continues the line before, so an
                 # entry with such a head keeps a ';' after an entry that needs one.
                 glue = last_entry is not None and last_entry.block is None \
-                    and _continues(item.header[0].raw)
+                    and continues(item.header[0].raw)
                 self.entry(item, level, joined, "; " if glue else "")
                 last_entry = item
             previous = item

@@ -4,6 +4,11 @@ Frozen pydantic v2 models with tagged unions (`kind`), every node carrying its s
 span. The IR is the one thing every back end reads — engine handlers, rules text,
 printables, deck checks, JSON export — so it is complete (nothing is left in raw
 words) and fully resolved: a phrase statement is stored as the procedure it calls.
+
+Long because: it is the language's one schema — a declaration per node kind and no
+logic beyond small lookups — and every back end reads it; split into files, a reader
+would look for one node among several modules, and the tagged unions that tie the nodes
+together would have to import across them.
 """
 
 from __future__ import annotations
@@ -704,9 +709,19 @@ class DeckRequirement(Node):
     forbid: bool = False
 
 
+class DeckBinding(Node):
+    """`let name = expression` in a deck block: a value the game derives from the
+    decklist (over `deck`) once, which the deck's other rules then read by name. It is
+    how a game states what its rules need to know about a deck (e.g. the values of a
+    property over the cards of one section) without the deck tools knowing the game."""
+
+    name: str
+    value: Expr
+
+
 class DeckSummary(Node):
     """Values derived from a decklist, shown by `cardsmith deck show` (e.g. the final
-    fortress stats of a dual-faction deck). Each field is an expression over `deck`."""
+    stats of a deck's leading cards). Each field is an expression over `deck`."""
 
     label: str
     fields: dict[str, Expr] = Field(default_factory=dict)
@@ -715,6 +730,7 @@ class DeckSummary(Node):
 class DeckRules(Node):
     kind: Literal["deck"] = "deck"
     sections: list[DeckSection] = Field(default_factory=list)
+    bindings: list[DeckBinding] = Field(default_factory=list)
     summaries: list[DeckSummary] = Field(default_factory=list)
     size: Expr | None = None
     copies: Expr | None = None

@@ -12,7 +12,7 @@ rules in the same loop:
 * nesting deeper than MAX_DEPTH is refused.
 
 tests/test_lexer.py checks it yields exactly the tokens of Lark's own lexer followed by
-the reference post-lexer (structure._NewlinesInBrackets).
+the reference post-lexer (tests/structure_reference.py).
 """
 
 from __future__ import annotations
@@ -51,6 +51,12 @@ _MASTER = re.compile(r"""
 
 _CONTINUATION_WORDS = frozenset({"and", "or"})
 _CONTINUES = frozenset({"STRING", "LONG_STRING", "LBRACE", "OP"})
+
+
+def continues(token: Token) -> bool:
+    """Does a line starting with this token continue the line before it? (The layout
+    rule above; the formatter keeps such lines together by the same test.)"""
+    return token.type in _CONTINUES or (token.type == "WORD" and token.value in _CONTINUATION_WORDS)
 
 
 class TooDeep(Exception):

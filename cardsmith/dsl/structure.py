@@ -12,7 +12,6 @@ deeply nested, truncated) becomes diagnostics.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from functools import lru_cache
 from importlib import resources
 
@@ -20,12 +19,11 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from cardsmith.dsl.diagnostics import DiagnosticSink
-from cardsmith.dsl.lexer import StructureLexer, TooDeep
+from cardsmith.dsl.lexer import MAX_DEPTH, StructureLexer, TooDeep
 from cardsmith.dsl.source import SourceFile, Span
 from cardsmith.util.fastmodel import construct
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
-MAX_DEPTH = 64
 MAX_SYNTAX_ERRORS = 25
 
 
@@ -77,68 +75,6 @@ def _token_span(path: str, first: Token, last: Token) -> Span:
                      end_line=last.end_line, end_column=last.end_column)
 
 
-class _TooDeep(Exception):
-    def __init__(self, token: Token) -> None:
-        super().__init__("too deep")
-        self.token = token
-
-
-class _NewlinesInBrackets:
-    """Post-lexer: newlines inside ( ) and [ ] do not end an entry; limits nesting."""
-
-    always_accept = ("_NL",)
-
-    def process(self, stream: Iterator[Token]) -> Iterator[Token]:
-        brackets = 0
-        braces = 0
-        since_start = 0  # tokens since the start of the current entry
-        pending: Token | None = None  # a newline held back to see what follows it
-        for token in stream:
-            kind = token.type
-            if kind == "COLON" and (since_start != 1 or brackets > 0):
-                token = Token.new_borrow_pos("PCOLON", str(token), token)
-                kind = "PCOLON"
-            if kind == "_NL":
-                if brackets == 0 and pending is None:
-                    pending = token
-                continue
-            if pending is not None:
-                # An entry always starts with a name, so a line that starts with a string,
-                # a '{', an operator, 'and' or 'or' continues the line before it.
-                if not _continues(token):
-                    yield pending
-                    since_start = 0
-                pending = None
-            since_start = 0 if kind in ("SEMICOLON", "LBRACE", "RBRACE") else since_start + 1
-            if kind in ("LPAR", "LSQB"):
-                brackets += 1
-                if brackets > MAX_DEPTH:
-                    raise _TooDeep(token)
-            elif kind in ("RPAR", "RSQB"):
-                brackets = max(0, brackets - 1)
-            elif kind == "LBRACE":
-                brackets = 0  # braces never occur inside brackets: an open '(' was unclosed
-                braces += 1
-                if braces > MAX_DEPTH:
-                    raise _TooDeep(token)
-            elif kind == "RBRACE":
-                brackets = 0
-                braces = max(0, braces - 1)
-            yield token
-        if pending is not None:
-            yield pending
-
-
-_CONTINUATION_WORDS = {"and", "or"}
-
-
-def _continues(token: Token) -> bool:
-    kind = token.type
-    if kind in ("STRING", "LONG_STRING", "LBRACE", "OP"):
-        return True
-    return kind == "WORD" and token.value in _CONTINUATION_WORDS
-
-
 class _Build(Transformer[Token, object]):
     """Inline transformer: builds Entry objects as the LALR parser reduces."""
 
@@ -180,20 +116,6 @@ def _grammar(name: str) -> str:
 def structure_parser() -> Lark:
     return Lark(_grammar("structure.lark"), parser="lalr", lexer=StructureLexer,
                 transformer=_Build(), maybe_placeholders=False)
-
-
-@lru_cache(maxsize=1)
-def reference_structure_parser() -> Lark:
-    """Lark's own lexer + the reference post-lexer: what StructureLexer must equal."""
-    return Lark(_grammar("structure.lark"), parser="lalr", lexer="basic",
-                postlex=_NewlinesInBrackets(), transformer=_Build(), maybe_placeholders=False)
-
-
-@lru_cache(maxsize=1)
-def bare_structure_parser() -> Lark:
-    """The same grammar building a plain Lark tree: the benchmark's baseline."""
-    return Lark(_grammar("structure.lark"), parser="lalr", lexer="basic",
-                postlex=_NewlinesInBrackets())
 
 
 _EXPECTED_NAMES = {
@@ -261,7 +183,7 @@ def parse_entries(source: SourceFile, sink: DiagnosticSink) -> list[Entry]:
         masked = _blank(text, start) + text[start:] if start else text
         try:
             result = parser.parse(masked)
-        except (_TooDeep, TooDeep) as deep:
+        except TooDeep as deep:
             pos = deep.token.start_pos or 0
             sink.error(source.span(pos, pos + 1), "CS0105",
                        f"nesting is too deep (more than {MAX_DEPTH} levels)",
@@ -294,7 +216,7 @@ def _parse_clean(parser: Lark, text: str, start: int, end: int) -> list[Entry]:
     """Parse a region known to end at a declaration boundary."""
     try:
         result = parser.parse(_blank(text, start) + text[start:end] + "\n")
-    except (UnexpectedInput, _TooDeep, TooDeep):
+    except (UnexpectedInput, TooDeep):
         return []
     return result if isinstance(result, list) else []
 

@@ -14,7 +14,8 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from cardsmith.dsl import ir
-from cardsmith.engine.flow import Action, PlayedMatch
+from cardsmith.engine.flow import PlayedMatch
+from cardsmith.engine.moves import Action
 from cardsmith.engine.seatview import SeatView, seat_view
 
 

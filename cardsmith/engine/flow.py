@@ -1,4 +1,4 @@
-"""Turn structure, priority and legal actions: a played match, OpenSpiel-style.
+"""Turn structure and priority: a played match, OpenSpiel-style.
 
 The flow is one generator over the game's declared structure — setup, the first player,
 then rounds of turns (each player's stages and steps, in the turn order the rules keep)
@@ -6,68 +6,33 @@ and the `round` block's stages — that runs compiled stage bodies and opens *ac
 windows* where a stage lists actions. In a window one player at a time holds
 **priority** (windows.py says who, and when the window closes); what they may do is
 decided by engine/offers.py and probed for legality by running each candidate up to its
-payment. Whatever the flow or a handler needs decided becomes a pending request;
-`legal_actions` turns it into Action objects with stable ids and readable descriptions,
-and `apply` answers it.
+payment (engine/moves.py). Whatever the flow or a handler needs decided becomes a pending
+request; `legal_actions` turns it into Action objects with stable ids and readable
+descriptions, and `apply` answers it. Copies of a match (replicas, sampled worlds, the
+look-ahead) are engine/copies.py; what a seat sees is engine/seatview.py.
 """
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections import Counter
 from collections.abc import Generator, Iterable
-from dataclasses import dataclass, field, replace
 from typing import Any
 
+from cardsmith.compiler.linetable import line_of
 from cardsmith.dsl import ir
-from cardsmith.engine import offers
+from cardsmith.engine import copies
 from cardsmith.engine import runtime as rt
 from cardsmith.engine.coverage import PASSED_OVER, RUN, SKIPPED, Tally
-from cardsmith.engine.match import ENDLESS, Match, _NotAnOption, _offers
-from cardsmith.engine.replica import Rebuilder, portable
-from cardsmith.engine.seatview import SeatNames, Shown, determinize, observe, render
-from cardsmith.engine.state import Card, Player
-from cardsmith.values import MAX_DECK, OperationError
+from cardsmith.engine.match import ENDLESS
+from cardsmith.engine.moves import MAX_WINDOW_MOVES, Action, ActionWindow, MoveFinder
+from cardsmith.engine.replica import portable
+from cardsmith.engine.seatview import SeatNames, determinize, observe
+from cardsmith.model.state import Card, Player
+from cardsmith.model.values import MAX_DECK
 
-# the most parameter combinations one action (or ability) offers in one window; past it
-# the rest are not offered and the match counts the cut (offers_cut), which soaks report
-MAX_COMBINATIONS = 1000
 # a game's turn limit when it declares none (`turn_limit:` in `game`, GameDecl.turn_limit)
 MAX_TURNS = ir.DEFAULT_TURN_LIMIT
-# the most moves (actions and passes) one stage's window may take before it closes: a
-# bound on rules where players could keep acting without end
-MAX_WINDOW_MOVES = 1000
-
-
-@dataclass(frozen=True)
-class Action:
-    """One legal move: who makes it, a stable id within the decision, and what it does.
-
-    `description` names cards as the log does (`Kick#12`: the referee's names). `parts`
-    is the same description with each value kept apart (engine/seatview.Shown), so a
-    seat's view can name them as that seat may (`seen_as`); empty when the description
-    holds no values."""
-
-    id: int
-    player: int
-    description: str
-    payload: Any
-    parts: tuple[Any, ...] = field(default=(), compare=False)
-
-    def seen_as(self, describe: Any) -> str:
-        return render(self.parts, describe) if self.parts else self.description
-
-
-def _with_values(head: str, choices: list[Any], describe: Any) -> tuple[str, tuple[Any, ...]]:
-    """A move's description — `head`, then its parameters after a colon — and its parts."""
-    described = ", ".join(str(describe(c)) for c in choices)
-    if not described:
-        return head, ()
-    parts: list[Any] = [head, ": "]
-    for i, choice in enumerate(choices):
-        parts += [", ", Shown(choice)] if i else [Shown(choice)]
-    return f"{head}: {described}", tuple(parts)
 
 
 class Pause:
@@ -79,18 +44,7 @@ class Pause:
         self.where = where
 
 
-class ActionWindow:
-    """`player` holds priority in a stage's window: the moves offered were worked out
-    when the window opened (engine/offers.py decides which, probing decides legality)."""
-
-    def __init__(self, player: Player, stage: ir.StageDecl, sealed: bool = False) -> None:
-        self.player = player
-        self.stage = stage
-        self.sealed = sealed  # a simultaneous stage: the others' picks are not yet shown
-        self.actions: list[Action] = []
-
-
-class PlayedMatch(Match):
+class PlayedMatch(MoveFinder):
     """A match driven by agents through legal_actions() / apply().
 
     `stops`: seats that want to be asked at every window, even when passing is all they
@@ -195,77 +149,23 @@ class PlayedMatch(Match):
         """Swap every card `viewer` cannot see for another it cannot see (seatview.determinize)."""
         determinize(self, viewer, rng)
 
+    # ---------------------------------------------------------------- what a player sees, snapshots
     def look_ahead(self, seat: int, actions: list[Action], rng: random.Random) -> list[Any] | None:
-        """The game's heuristic for `seat` after each of `actions` (SeatView.look_ahead):
-        scored in a world resampled from the seat's view, dice rolled by a generator drawn
-        from `rng`; everything rolled back after."""
-        heuristic = self.game.handlers.get(("heuristic",))
-        if heuristic is None or not isinstance(self._pending, ActionWindow):
-            return None
-        snapshot = self.snapshot_state()
-        real_rng = self.rng
-        try:
-            determinize(self, seat, rng)
-            self.rng = random.Random(rng.getrandbits(64))
-            return [self.score_action(action, heuristic) for action in actions]
-        finally:
-            self.restore_state(snapshot)  # (its undo of a roll sets the state of self.rng: the stand-in's)
-            self.rng = real_rng
+        """The game's heuristic for `seat` after each of `actions` (copies.look_ahead)."""
+        return copies.look_ahead(self, seat, actions, rng)
 
     def sample_world(self, seat: int, rng: random.Random) -> PlayedMatch:
-        """A copy of this match that `seat` cannot tell from it (SeatView.determinized): a
-        replica with the others' open sealed picks guessed, every card out of the seat's
-        view resampled, a seed and generator drawn from `rng`, and no log, move history,
-        memo or tally left from the real match. Its pending moves are described anew (their
-        descriptions were written with the real cards' names)."""
-        copy = self.replica(viewer=seat, rng=rng)
-        determinize(copy, seat, rng)
-        copy.seed = rng.getrandbits(63)
-        copy.rng = random.Random(rng.getrandbits(64))
-        copy.log.clear()
-        copy.seal_log_start = 0
-        copy.moves.clear()
-        copy.history.clear()
-        copy.sealed_moves.clear()
-        copy.cards_played.clear()
-        mark = copy.reveal_marks.get(seat, 0)  # only what was shown to this seat, and not yet acted on
-        copy.reveals = [r for r in copy.reveals[mark:] if r[2] is None or r[2].index == seat]
-        copy.reveal_marks = {}
-        copy.offers_cut.clear()
-        copy.memo.clear()
-        copy.probe_cache.clear()
-        copy._seat_names.clear()
-        copy.decks = None
-        copy.sampled = True
-        if isinstance(copy._pending, ActionWindow):
-            copy._pending.actions = [replace(a, description=a.seen_as(copy.describe))
-                                     for a in copy._pending.actions]
-        return copy
+        """A copy of this match that `seat` cannot tell from it (copies.sample_world)."""
+        return copies.sample_world(self, seat, rng)
 
     def score_action(self, action: Action, heuristic: Any) -> Any:
-        """The heuristic's value for the acting player after this move (then rolled back)."""
-        player = self.players[action.player]
-        snapshot = self.snapshot_state()
-        try:
-            if isinstance(action.payload, tuple):
-                move, choices = action.payload
-                self.script = list(choices)
-                program, _speed, _label = self._program(move, player)
-                self.run(program, self._scripted_then_default)
-                self.run(self.run_checks(), self.default_answer)  # type: ignore[arg-type]
-            return heuristic(self, rt.Ctx(player, None))
-        except (rt.RulesError, rt.CannotPay, rt.NotLegal, _NotAnOption, rt.Fizzled, TypeError, ValueError):
-            return float("-inf")
-        finally:
-            self.script = []
-            self.restore_state(snapshot)
+        """The heuristic's value for the acting player after this move (copies.score_action)."""
+        return copies.score_action(self, action, heuristic)
 
-    def _scripted_then_default(self, request: Any) -> Any:
-        if isinstance(request, rt.Paid):
-            return None
-        return self.default_answer(request)
+    def replica(self, viewer: int | None = None, rng: Any = None) -> PlayedMatch:
+        """A copy of this match at this position (copies.replica)."""
+        return copies.replica(self, viewer, rng)
 
-    # ---------------------------------------------------------------- what a player sees, snapshots
     def observation(self, player: int) -> dict[str, Any]:
         """The position as `player` (0-based seat) may see it (engine/seatview.observe)."""
         return observe(self, player)
@@ -323,63 +223,6 @@ class PlayedMatch(Match):
             raise ValueError("the restored match differs from the snapshot")
         return match
 
-    def replica(self, viewer: int | None = None, rng: Any = None) -> PlayedMatch:
-        """A copy of this match at this position, for search (engine/replica.py): replayed
-        move by move without finding legal moves; the table is checked to be the same.
-
-        With a `viewer` (and an `rng`), the other seats' picks in a simultaneous decision
-        still open are not copied: each decision the copy asks of another seat there is
-        answered at random — however many there are, since they may depend on the guesses —
-        and the viewer's own picks are replayed as made (`_guess_others`)."""
-        if self.sampled:
-            raise ValueError("a sampled world keeps no history to copy it from")
-        copy = type(self)(self.game, seed=self.seed, players=len(self.players), mode=self.mode, decks=self.decks,
-                          stops=self.stops)
-        rebuild = Rebuilder(copy)
-        guessing = False
-        try:
-            for index, (action_id, seat, description, payload) in enumerate(self.moves):
-                if viewer is not None and rng is not None and self.hidden_from(viewer, index):
-                    guessing = True  # answered as the copy asks (below), not as it was
-                    continue
-                if guessing:
-                    copy._guess_others(viewer, rng)
-                    mine = copy._own_move(action_id, seat, description, rebuild.value(payload), rng)
-                    if mine is None:
-                        return copy  # the guesses led elsewhere: a plausible world all the same
-                    copy._apply_move(mine)
-                    continue
-                copy._apply_move(Action(action_id, seat, description, rebuild.value(payload)))
-            if guessing:
-                copy._guess_others(viewer, rng)
-        except KeyError:  # a move named a card in no zone (none of the library's do): replay by id
-            return type(self).restore(self.game, self.snapshot())
-        if not guessing and copy.state_summary() != self.state_summary():
-            raise ValueError("the replica differs from the match")
-        return copy
-
-    def _guess_others(self, viewer: int | None, rng: Any) -> None:
-        """While a simultaneous decision is open, answer the other seats' decisions at random
-        until the viewer is asked (or the decision closes)."""
-        for _ in range(MAX_WINDOW_MOVES):
-            actions = self.legal_actions()
-            if self.open_seal is None or not actions or actions[0].player == viewer:
-                return
-            self._apply_move(actions[rng.randrange(len(actions))])
-
-    def _own_move(self, action_id: int, seat: int, description: str, payload: Any, rng: Any) -> Action | None:
-        """The viewer's own recorded pick, as this copy offers it: the same move if it is
-        still offered, else the one described alike, else a random one of the viewer's (the
-        guesses changed the options); None when the copy does not ask the viewer now."""
-        actions = self.legal_actions()
-        if not actions or actions[0].player != seat:
-            return None
-        for action in actions:
-            if action.payload is payload or (action.description == description and action.id == action_id):
-                return action
-        alike = [a for a in actions if a.description == description]
-        return alike[0] if alike else actions[rng.randrange(len(actions))]
-
     # ---------------------------------------------------------------- driving the flow
     def _advance(self, reply: Any) -> None:
         self.steps = 0  # the loop guard counts the steps between two decisions
@@ -408,11 +251,11 @@ class PlayedMatch(Match):
         except rt.ExpectationFailed as error:
             if self.reports_expectations:
                 raise  # a scenario fails at its own line
-            self._stop(f"{error} (line {self.last_line})")
+            self._stop(f"{error} (line {line_of(error, self.last_line)})")
         except rt.RulesError as error:
-            self._stop(f"{error} (line {self.last_line})")
-        except RecursionError:
-            self._stop(f"{ENDLESS} (line {self.last_line})")
+            self._stop(f"{error} (line {line_of(error, self.last_line)})")
+        except RecursionError as error:
+            self._stop(f"{ENDLESS} (line {line_of(error, self.last_line)})")
 
     def _forced_answer(self, request: Any) -> Any:
         """The answer to a choice with one option (or an optional one with none)."""
@@ -542,7 +385,7 @@ class PlayedMatch(Match):
         self.taken.clear()  # action limits count per turn
         self._expire(f"next:turn:{player.name}")  # what they did "until your next turn" lapses
         self.reset_counters("start of turn", player)
-        self.turn_player = player  # losing the game now ends this turn (Match.native_lose_game)
+        self.turn_player = player  # losing the game now ends this turn (natives.lose_game)
         try:
             yield from self.emit(ctx, "turn_started", [player])
             yield from self._stages(flow, "turn", player)
@@ -699,22 +542,6 @@ class PlayedMatch(Match):
         """Scripted answers kept for an effect put on the stack (a scenario's; none here)."""
         return [], 0
 
-    def _program(self, move: Any, player: Player) -> tuple[Generator[Any, Any, Any], str, str]:
-        """The compiled decision a move runs — an action's, or a card's activated ability —
-        with its speed and a label for the log."""
-        if isinstance(move, str):
-            decl = self.game.actions[move]
-            return self.game.handlers[("action", move)](self, rt.Ctx(player, None)), decl.speed, move
-        _kind, card, key = move
-        found = offers.find_activation(self, card, key)
-        if found is None:
-            raise rt.NotLegal(str(key))
-        program = self.game.activation_handler(key)(self, found.ctx())
-        return program, found.ability.speed, f"{card.name}: {found.ability.label}"
-
-    def _label(self, move: Any) -> str:
-        return move if isinstance(move, str) else f"{move[1].name}#{move[1].id}: {move[2]}"
-
     def _take(self, move: Any, player: Player, choices: list[Any]) -> Generator[Any, Any, bool]:
         """Carry out a move with its chosen parameters. An immediate one runs to its end;
         one of stack or instant speed is paid, then its effect waits on the stack (True)."""
@@ -755,202 +582,3 @@ class PlayedMatch(Match):
         ctx = rt.Ctx(player, None)
         for card in cards:
             yield from self.emit(ctx, "played", [card, player])
-
-    # ---------------------------------------------------------------- legal actions
-    def _actions_for(self, request: Any) -> list[Action]:
-        if request is None:
-            return []
-        if isinstance(request, ActionWindow):
-            return request.actions
-        if isinstance(request, rt.ChooseOption):
-            who = request.player.index if request.player is not None else 0
-            return [Action(i, who, f"choose '{label}'", i) for i, label in enumerate(request.labels)]
-        if isinstance(request, rt.Choose):
-            return self._choice_actions(request)
-        return []
-
-    def _choice_actions(self, request: rt.Choose) -> list[Action]:
-        who = request.player.index if request.player is not None else 0
-        if request.mode == "one":
-            if request.hidden:  # a blind pick: the chooser sees places, not cards
-                count = len(request.options)
-                out = [Action(i, who, f"choose {'card' if isinstance(o, Card) else 'option'} {i + 1} of {count} "
-                                      f"({request.label})", o) for i, o in enumerate(request.options)]
-            else:
-                out = [Action(i, who, f"choose {self.describe(o)} ({request.label})", o,
-                              ("choose ", Shown(o), f" ({request.label})"))
-                       for i, o in enumerate(request.options)]
-            if request.optional or not out:
-                out.append(Action(len(out), who, "choose nothing", None))
-            return out
-        picks, cut = several_picks(request)
-        if cut:
-            self.offers_cut[f"choose {request.label} (line {request.line})"] += 1
-        return [Action(i, who, f"choose {self.describe(g)} ({request.label})", g,
-                       ("choose ", Shown(g), f" ({request.label})")) for i, g in enumerate(picks)]
-
-    def _window_actions(self, window: ActionWindow) -> list[Action]:
-        """The moves the priority holder has: the stage's actions and the activated
-        abilities of their cards that engine/offers.py allows now, each parameter
-        combination that probing finds legal — and `pass`, unless the stage says
-        `pass: no` and some move is legal."""
-        holder = window.player
-        who = holder.index
-        stage = window.stage
-        is_current = holder is self.current
-        stack_busy = bool(self.stack_programs)
-        out: list[Action] = []
-        self.probe_cache.clear()  # options remembered while probing this position only
-        listed = [name for name in stage.actions if name not in ("pass", "activate")]
-        listed += [name for name in self.game.instant_actions if name not in listed]
-        for name in listed:
-            decl = self.game.actions.get(name)
-            if decl is None or not offers.action_offered(decl, is_current, stack_busy) \
-                    or not self.within_limit(name, holder):
-                continue
-            for choices in self._probe(name, holder):
-                label, parts = _with_values(decl.label, choices, self.describe)
-                out.append(Action(len(out), who, label, (name, choices), parts))
-        lists_activate = "activate" in stage.actions
-        for found in offers.activations(self, holder):
-            if not offers.ability_offered(found.ability, is_current, stack_busy, lists_activate):
-                continue
-            for choices in self._probe(found.move, holder):
-                label, parts = _with_values(f"{found.card.name}: {found.ability.label}", choices, self.describe)
-                out.append(Action(len(out), who, label, (found.move, choices), parts))
-        if stage.passing or not out:
-            out.append(Action(len(out), who, "pass", "pass"))
-        return out
-
-    def _probe(self, move: Any, player: Player) -> list[list[Any]]:
-        """Every parameter combination for which the move is legal (condition + cost).
-
-        Breadth first, one run of the move per prefix of answers. When an action's
-        legality cannot depend on the answer to its last choice
-        (compiler/actions.option_blind_parameters), one run with the first option of that
-        choice decides for all of them — the same list, in the same order."""
-        last = self.game.option_blind.get(move) if isinstance(move, str) else None
-        self._picks_cut = False  # a pick of several cards among too many combinations (_try)
-        found: list[list[Any]] = []
-        frontier: list[list[Any]] = [[]]
-        while frontier and len(found) < MAX_COMBINATIONS:
-            prefix = frontier.pop(0)
-            outcome = self._try(move, player, prefix)
-            if outcome is True:
-                found.append(prefix)
-            elif isinstance(outcome, list):
-                if last is not None and len(prefix) == last - 1:
-                    if self.game.play_conditions:  # a card that may not be played now is no option
-                        outcome = [option for option in outcome if self._may_play(option, player)]
-                    if outcome and self._try(move, player, [*prefix, outcome[0]]) is True:
-                        found.extend([*prefix, option] for option in outcome)
-                else:
-                    frontier.extend([*prefix, option] for option in outcome)
-        if len(found) > MAX_COMBINATIONS or (frontier and len(found) >= MAX_COMBINATIONS) or self._picks_cut:
-            self.offers_cut[move if isinstance(move, str) else f"{move[1].name}: {move[2]}"] += 1
-        return found[:MAX_COMBINATIONS]
-
-    def _try(self, move: Any, player: Player, prefix: list[Any]) -> bool | list[Any]:
-        """Run the move up to its payment with these choices, then roll everything back.
-
-        True: legal as is. A list: the options of the next, still open, choice. False: not legal."""
-        snapshot = self.snapshot_state()
-        script = list(prefix)
-        try:
-            program, _speed, _label = self._program(move, player)
-        except rt.NotLegal:
-            self.restore_state(snapshot)
-            return False
-        self.probe_path = (move if isinstance(move, str) else ("activate", move[1].id, move[2]), player.index)
-        try:
-            reply: Any = None
-            while True:
-                request = program.send(reply)
-                if isinstance(request, rt.Paid):
-                    return True
-                if isinstance(request, rt.Choose):
-                    if not script:
-                        if request.mode == "one":
-                            return list(request.options)
-                        picks, cut = several_picks(request)
-                        self._picks_cut = self._picks_cut or cut
-                        return picks
-                    reply = script.pop(0)
-                    if not _answers(request, reply):
-                        return False  # no longer an option (a card that moved, a target gone)
-                    if self.game.play_conditions and not self._may_play(reply, player):
-                        return False  # it would play a card whose `play:` condition fails
-                    self.probe_path += (tuple(reply) if isinstance(reply, list) else reply,)
-                    continue
-                if isinstance(request, rt.ChooseOption):
-                    if not script:
-                        return list(range(len(request.labels)))
-                    reply = script.pop(0)
-                    if not (type(reply) is int and 0 <= reply < len(request.labels)):
-                        return False
-                    self.probe_path += (reply,)
-                    continue
-                reply = None
-        except (StopIteration, rt.CannotPay, rt.NotLegal, _NotAnOption):
-            return False
-        except OperationError as error:
-            if error.kind in ("large", "limit"):
-                # a rule beyond the limits (`choose x from 1..10^15`) is a broken rule, not an
-                # illegal move: the match stops naming it, as it would when the move ran
-                raise
-            return False
-        except (rt.RulesError, TypeError, ValueError, AttributeError, KeyError, IndexError, RecursionError):
-            return False
-        finally:
-            self.probe_path = None
-            program.close()
-            self.restore_state(snapshot)
-
-    def _may_play(self, picked: Any, player: Player) -> bool:
-        """Does every card this answer would play — one its chooser takes out of a zone
-        only they can see, as _apply_move records it — meet its `play:` condition (read
-        with `self` the card and `you` the player)?"""
-        for value in picked if isinstance(picked, list) else [picked]:
-            if isinstance(value, Card) and value.zone is not None and value.zone.visibility == "owner" \
-                    and value.zone.owner is player:
-                condition = self.game.play_conditions.get(value.name)
-                if condition is None:
-                    continue
-                try:
-                    if not rt.truth(condition(self, rt.Ctx(player, value))):
-                        return False
-                except (rt.RulesError, TypeError, ValueError, AttributeError, KeyError, IndexError):
-                    return False  # a condition that cannot be read now does not hold (as in _try)
-        return True
-
-
-def several_picks(request: rt.Choose) -> tuple[list[list[Any]], bool]:
-    """Every answer to a pick of several items, each a combination of the options in their
-    order: `exact` — every group of n (all the options when there are fewer); `up_to` and
-    `any` — none, then every group of one, of two, ... up to n (`any`: up to all of them).
-    Equal groups (a list source may repeat a value) are offered once; at most
-    MAX_COMBINATIONS are offered, and True says that some were cut."""
-    options = request.options
-    n = len(options) if request.n is None else max(0, min(request.n, len(options)))
-    sizes = [n] if request.mode == "exact" else range(n + 1)
-    groups = itertools.chain.from_iterable(itertools.combinations(options, r) for r in sizes)
-    picks: list[list[Any]] = []
-    seen: set[tuple[Any, ...]] = set()
-    for group in groups:
-        key = tuple((type(o), o) if type(o) in (int, str, bool) else (None, id(o)) for o in group)
-        if key in seen:
-            continue
-        if len(picks) == MAX_COMBINATIONS:
-            return picks, True
-        seen.add(key)
-        picks.append(list(group))
-    return picks, False
-
-
-def _answers(request: rt.Choose, reply: Any) -> bool:
-    """Is a scripted answer one the choice offers now (each item of a several-item pick)?"""
-    if request.mode == "one":
-        # the answer is usually the very object offered: test identity before equality
-        return (reply is None and request.optional) or any(reply is option for option in request.options) \
-            or _offers(request, reply)
-    return isinstance(reply, list) and all(_offers(request, item) for item in reply)

@@ -1,34 +1,28 @@
-"""A compiled game: the IR's tables plus the handlers module, ready for matches.
+"""A compiled game: the IR's lookup tables plus its handlers, ready for matches.
 
-`load(game)` checks the game, lowers it to Python (codegen), compiles that once, and
-builds the lookup tables the runtime needs (what each global name is, enum properties,
-card definitions with their printed values). Matches share one CompiledGame.
+The compiler checks the game and produces its handlers (compiler/api.py,
+compiler/handlers.py); this module only builds the tables the runtime looks things up in
+(what each global name is, enum properties, card definitions with their printed values,
+who listens to which event). Matches share one CompiledGame; `load` keeps one per game.
 """
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import marshal
-import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
-from cardsmith import __version__
 from cardsmith.compiler.actions import option_blind_parameters
-from cardsmith.compiler.api import load_game_ir, read_files
-from cardsmith.compiler.cache import cache_dir, load_sealed, store_sealed
-from cardsmith.compiler.cache import key_for as cache_key
-from cardsmith.compiler.codegen import generate
+from cardsmith.compiler.api import load_game_ir
+from cardsmith.compiler.handlers import files_key, handlers_for
 from cardsmith.compiler.loader import resolve
-from cardsmith.compiler.static_eval import EnumVal, NotStatic, StaticEnv
+from cardsmith.compiler.namekinds import global_name_kinds
+from cardsmith.compiler.static_eval import NotStatic, StaticEnv, to_runtime
 from cardsmith.compiler.symbols import hooked_procedures
 from cardsmith.compiler.text import card_text
 from cardsmith.dsl import ir
-from cardsmith.engine.state import EnumValue
+from cardsmith.engine.flow import PlayedMatch
+from cardsmith.model.values import Dice
 
 
 @dataclass
@@ -56,60 +50,14 @@ class CardDef:
     abilities: list[tuple[str, ir.Ability]] = field(default_factory=list)
 
 
-def to_runtime(value: Any) -> Any:
-    """A static value (from static_eval) as the runtime represents it."""
-    if isinstance(value, EnumVal):
-        return EnumValue(value.enum, value.name)
-    if isinstance(value, Fraction) and value.denominator == 1:
-        return int(value)
-    if isinstance(value, list):
-        return [to_runtime(v) for v in value]
-    return value
-
-
-def compiled_handlers(game: ir.Game, key: str | None) -> tuple[str, Any]:
-    """The generated module's source and code object, from the cache when possible.
-
-    The cache entry (marshalled code + source) is keyed by the game's content hash, the
-    cardsmith version and the Python bytecode magic number; one that cannot be read back
-    is rebuilt, never trusted.
-    """
-    path = cache_dir() / f"handlers-{key}.bin" if key is not None else None
-    if path is not None:
-        # only an entry sealed with this user's key is unmarshalled (compiler/cache.py):
-        # a planted file is ignored and rebuilt, never executed
-        data = load_sealed(path)
-        try:
-            code, source = marshal.loads(data) if data is not None else (None, None)
-            if isinstance(source, str) and isinstance(code, types.CodeType):
-                return source, code
-        except (ValueError, EOFError, TypeError):
-            pass
-    source = generate(game, __version__)
-    code = compile(source, f"<cardsmith handlers for {game.game.id}>", "exec")
-    if path is not None:
-        store_sealed(path, marshal.dumps((code, source)))
-    return source, code
-
-
-def handlers_key(files: list[tuple[str, bytes]]) -> str:
-    """Game files + cardsmith version (in key_for) + bytecode magic + the generator's own
-    source, so a changed code generator never serves a stale module."""
-    from cardsmith.compiler import codegen, purity, queryplan, symbols
-
-    generator = hashlib.sha256(b"".join(Path(str(module.__file__)).read_bytes()
-                                        for module in (codegen, purity, queryplan, symbols))).hexdigest()
-    return cache_key(files, f"handlers {importlib.util.MAGIC_NUMBER.hex()} {generator}")
-
-
 class CompiledGame:
     def __init__(self, game: ir.Game, key: str | None = None) -> None:
         self.ir = game
-        self.source, code = compiled_handlers(game, key)
-        namespace: dict[str, Any] = {"__name__": f"cardsmith_handlers_{game.game.id}"}
-        # our own generated module: user text only ever appears in it as repr() literals
-        exec(code, namespace)
-        self.handlers: dict[tuple[str, ...], Any] = namespace["HANDLERS"]
+        # the decklists (card names) a match deals when it is given none: the composition
+        # root fills them (cardsmith/app.py reads the game's decks/ folder); the engine
+        # itself never reads decklist files
+        self.ready_decks: list[list[str]] = []
+        self.source, self.handlers = handlers_for(game, key)
         env = StaticEnv(game)
         self.static = env
         self.counters = {c.name: c for c in game.counters}
@@ -147,12 +95,7 @@ class CompiledGame:
                             cells.add((x, y))
                 self.regions[r.name] = RegionInfo(r.name, b.name, cells,
                                                   {k: self._static(v) for k, v in r.properties.items()})
-        self.name_kinds: dict[str, str] = {}
-        for kind, names in (("region", self.regions), ("keyword", self.keywords), ("status", self.statuses),
-                            ("enumvalue", self.value_enum), ("enum", {e.name for e in game.enums}),
-                            ("zone", self.zones), ("counter", self.counters), ("param", self.params)):
-            for n in names:
-                self.name_kinds[n] = kind
+        self.name_kinds = {n: kind for n, (kind, _) in global_name_kinds(game).items()}
         # cards with a `play:` condition: a move may play one only while it holds
         self.play_conditions: dict[str, Any] = {c.name: self.handlers[("card", c.name, "play")]
                                                 for c in game.cards if c.play_condition is not None}
@@ -205,8 +148,6 @@ class CompiledGame:
         if value is None:
             return None
         if isinstance(value, ir.Dice):
-            from cardsmith.engine.runtime import Dice
-
             return Dice(value.count, value.sides)
         if isinstance(value, ir.Dim):
             return value.mm
@@ -235,28 +176,24 @@ class CompiledGame:
             definition.abilities.append((str(i), a))
         return definition
 
-    def new_match(self, seed: int = 1, decks: list[list[str]] | list[Path] | None = None,
-                  players: int | None = None, mode: str | None = None) -> Any:
-        """A match to play through legal_actions() / apply() (an engine.flow.PlayedMatch).
+    def new_match(self, seed: int = 1, decks: list[list[str]] | None = None,
+                  players: int | None = None, mode: str | None = None) -> PlayedMatch:
+        """A match to play through legal_actions() / apply().
 
-        `decks`: per seat, the card names in deal order or a decklist file (checked against
-        the game's deck rules; DeckError when illegal); without it a game with a per-player
-        `deck` zone deals the library's ready decks, as `cardsmith play` does."""
-        from cardsmith.engine.decks import decks_for
-        from cardsmith.engine.flow import PlayedMatch
-
+        `decks`: per seat, the card names in deal order; without them, the game's ready
+        decks when whoever loaded it gave them (`ready_decks`: cardsmith.app.load deals
+        a game's own decks/ folder, seat i the i-th deck, as `cardsmith play` does)."""
         count = players if players is not None else max(2, self.ir.game.players_min)
-        if decks is None or all(isinstance(d, str | Path) for d in decks):
-            names = decks_for(self, count, [Path(d) for d in decks] if decks else None)  # type: ignore[arg-type]
-        else:
-            names = [list(d) for d in decks]  # type: ignore[arg-type]
-        return PlayedMatch(self, seed=seed, players=count, mode=mode, decks=names)
+        if decks is not None and not all(isinstance(d, list | tuple) for d in decks):
+            raise TypeError("decks are lists of card names: decklist files are read by cardsmith.app.decks_for")
+        if decks is None and self.ready_decks:
+            decks = [self.ready_decks[i % len(self.ready_decks)] for i in range(count)]
+        return PlayedMatch(self, seed=seed, players=count, mode=mode,
+                           decks=[list(d) for d in decks] if decks is not None else None)
 
-    def restore_match(self, snapshot: dict[str, Any]) -> Any:
+    def restore_match(self, snapshot: dict[str, Any]) -> PlayedMatch:
         """The match a `snapshot()` was taken of (replayed from its seed and actions, then
         verified against the state it recorded; ValueError when they differ)."""
-        from cardsmith.engine.flow import PlayedMatch
-
         return PlayedMatch.restore(self, snapshot)
 
     def trigger_zones(self, event: str) -> set[str]:
@@ -327,6 +264,5 @@ _CACHE: dict[str, CompiledGame] = {}
 def load(target: str) -> CompiledGame:
     """Check and compile a game (by path or library name); cached per process and on disk."""
     if target not in _CACHE:
-        files = read_files(resolve(target))
-        _CACHE[target] = CompiledGame(load_game_ir(target), handlers_key(files))
+        _CACHE[target] = CompiledGame(load_game_ir(target), files_key(resolve(target)))
     return _CACHE[target]

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from cardsmith.engine.flow import Action, ActionWindow, PlayedMatch
+from cardsmith.engine.flow import PlayedMatch
+from cardsmith.engine.moves import Action, ActionWindow
 
 KINDS = ("decisions", "window moves", "passes", "off-turn moves", "responses", "activated abilities",
          "sealed picks", "effects put on the stack")

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardsmith.dsl import ir
 from cardsmith.engine import runtime as rt
-from cardsmith.engine.state import Card, Player
+from cardsmith.model.state import Card, Player
 
 if TYPE_CHECKING:
     from cardsmith.engine.match import Match

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardsmith.engine.state import Card, Player, Zone
+from cardsmith.model.state import Card, Player, Zone
 
 
 def portable(value: Any) -> Any:

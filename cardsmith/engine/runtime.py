@@ -15,12 +15,11 @@ from fractions import Fraction
 from types import GeneratorType as GeneratorType  # generated code tests native results with it
 from typing import TYPE_CHECKING, Any
 
-from cardsmith import values
-from cardsmith.dsl import ir
-from cardsmith.engine.state import Card, EnumValue, Modifier, Number, Player, Zone
-from cardsmith.values import Dice as Dice
-from cardsmith.values import Range as Range
-from cardsmith.values import RulesError as RulesError
+from cardsmith.model import values
+from cardsmith.model.state import Card, EnumValue, Modifier, Player, Zone
+from cardsmith.model.values import Dice as Dice
+from cardsmith.model.values import Range as Range
+from cardsmith.model.values import RulesError as RulesError
 
 if TYPE_CHECKING:
     from cardsmith.engine.match import Match
@@ -120,7 +119,7 @@ class EndSimultaneous:
 # ---------------------------------------------------------------- values
 
 
-# What the operators do is cardsmith/values.py's, the one definition the static evaluator
+# What the operators do is cardsmith/model/values.py's, the one definition the static evaluator
 # shares; compiled code calls these names (rt.add, rt.same, rt.lt, ...).
 truth = values.truth
 
@@ -496,125 +495,6 @@ def _plain(value: Any) -> Any:
     return value
 
 
-# ---------------------------------------------------------------- queries
-
-
-def query(m: Match, ctx: Ctx, noun: str, adjectives: list[str], zone: Any,
-          where: Callable[[Any], Any] | None, by_zone: Callable[[Any], Any] | None = None,
-          rest: Callable[[Any], Any] | None = None) -> list[Any]:
-    """The cards (or players) a query names, in zone order: of the noun's type, with
-    every adjective, where the condition holds. Always a new list.
-
-    `by_zone` and `rest`, when the compiler splits the condition (compiler/queryplan.py):
-    the part that reads a card only by its zone, asked once per zone, and the part asked
-    of each card of the zones that pass."""
-    noun = noun.lower()
-    if noun in ir.PLAYER_NOUNS:
-        pool: list[Any] = players(m)
-        if noun.startswith("opponent") or "other" in adjectives:
-            pool = [p for p in pool if p is not ctx.you]
-        return [p for p in pool if where is None or where(p)]
-    type_name = m.game.nouns.get(noun)
-    if by_zone is not None and where is not None and not isinstance(zone, list):
-        if zone is None:
-            return _query_by_zone(m, ctx, type_name, adjectives, m.zones.values(), where, by_zone, rest)
-        if type(zone) is Zone:
-            return _query_by_zone(m, ctx, type_name, adjectives, (zone,), where, by_zone, rest)
-    if zone is None:
-        cards = m.all_cards() if type_name is None else [
-            c for z in m.zones.values() for c in z.cards if c.type == type_name]
-    elif type(zone) is Zone:
-        cards = list(zone.cards) if type_name is None else [c for c in zone.cards if c.type == type_name]
-    elif isinstance(zone, list):
-        cards = [c for c in zone if isinstance(c, Card) and (type_name is None or c.type == type_name)]
-    else:
-        raise RulesError(f"cannot look for cards in {zone!r}")
-    for word in adjectives:  # each adjective narrows what the previous ones left
-        cards = [c for c in cards if _has_quality(m, ctx, c, word)]
-    if where is not None:
-        cards = [c for c in cards if where(c)]
-    return cards
-
-
-def _query_by_zone(m: Match, ctx: Ctx, type_name: str | None, adjectives: list[str], zones: Iterable[Zone],
-                   where: Callable[[Any], Any], by_zone: Callable[[Any], Any],
-                   rest: Callable[[Any], Any] | None) -> list[Any]:
-    """query() over whole zones: the zone test is asked of any card of the zone (its
-    answer is the same for every card there), and the zone skipped when it fails — before
-    its cards are even sorted by type. A zone whose test raises is asked card by card with
-    the whole condition, as the query would without a plan."""
-    found: list[Any] = []
-    for z in zones:
-        cards = z.cards
-        if not cards:
-            continue
-        try:
-            passes = bool(by_zone(cards[0]))
-        except Exception:
-            passes = None
-        if passes is False:
-            continue
-        if type_name is not None:
-            cards = [c for c in cards if c.type == type_name]
-        for word in adjectives:
-            if not cards:
-                break
-            cards = [c for c in cards if _has_quality(m, ctx, c, word)]
-        if passes is None:
-            found.extend(c for c in cards if where(c))
-        elif rest is None:
-            found.extend(cards)
-        else:
-            found.extend(c for c in cards if rest(c))
-    return found
-
-
-def _has_quality(m: Match, ctx: Ctx, card: Card, word: str) -> bool:
-    if word in m.game.statuses:
-        return word in card.statuses
-    if word == "friendly":
-        return card.controller is ctx.you
-    if word == "enemy":
-        return card.controller is not None and card.controller is not ctx.you
-    if word == "other":
-        return card is not ctx.self
-    if word in ("token", "tokens"):
-        return m.is_token(card)
-    if word == "face_down":
-        return card.face_down
-    if word == "face_up":
-        return not card.face_down
-    if word == "attached":
-        return card.host is not None
-    if word == "unattached":
-        return card.host is None
-    if word in m.game.value_enum:
-        return any(isinstance(v, EnumValue) and v.name == word for v in card.base.values())
-    if word in m.game.keywords:
-        return any(k == word for k, _ in m.keywords_of(card))
-    type_name = m.game.nouns.get(word.lower())
-    if type_name is not None:
-        return card.type == type_name
-    return False
-
-
-def is_(m: Match, ctx: Ctx, value: Any, words: list[str]) -> bool:
-    if isinstance(value, Card):
-        return all(_has_quality(m, ctx, value, w) for w in words)
-    if isinstance(value, Player):
-        return all(w in ("player",) or (w == "eliminated" and value.eliminated) for w in words)
-    return False
-
-
-def top(m: Match, zone: Any, count: Any, bottom: bool) -> Any:
-    if not isinstance(zone, Zone):
-        raise RulesError(f"'top of' needs a zone, not {zone!r}")
-    cards = zone.cards[::-1] if bottom else zone.cards
-    if count is None:
-        return cards[0] if cards else None
-    return list(cards[: whole(m, count)])
-
-
 # ---------------------------------------------------------------- calls, hooks, events
 
 
@@ -690,69 +570,6 @@ def expect(m: Match, condition: Any, message: str | None, line: int) -> None:
     m.record("expect", line=line, message=message)
 
 
-# ---------------------------------------------------------------- native functions
-
-
-_items = values.items
-
-
-def fn_count(m: Match, ctx: Ctx, items: Any) -> int:
-    t = type(items)
-    if t is list or t is tuple:
-        return len(items)
-    if t is Zone:
-        return len(items.cards)
-    return len(_items(items))
-
-
-def fn_sum(m: Match, ctx: Ctx, items: Any, field: Any = None) -> Number:
-    if field is None:
-        return values.total(_items(items))
-    return values.total([item if values.is_number(item) else attr(m, item, field) for item in _items(items)])
-
-
-def fn_min(m: Match, ctx: Ctx, a: Any, b: Any = None) -> Any:
-    return values.smallest(values.extreme_args(a, b))
-
-
-def fn_max(m: Match, ctx: Ctx, a: Any, b: Any = None) -> Any:
-    return values.largest(values.extreme_args(a, b))
-
-
-def fn_any(m: Match, ctx: Ctx, items: Any) -> bool:
-    return values.any_true(_items(items))
-
-
-def fn_size(m: Match, ctx: Ctx, zone: Any) -> int:
-    return fn_count(m, ctx, zone)
-
-
-def fn_first(m: Match, ctx: Ctx, items: Any) -> Any:
-    found = _items(items)
-    return found[0] if found else None
-
-
-def fn_last(m: Match, ctx: Ctx, items: Any) -> Any:
-    found = _items(items)
-    return found[-1] if found else None
-
-
-def fn_values(m: Match, ctx: Ctx, items: Any, field: Any) -> list[Any]:
-    return [attr(m, x, field) for x in _items(items)]
-
-
-def fn_abs(m: Match, ctx: Ctx, x: Any) -> Number:
-    return values.absolute(x)
-
-
-def fn_floor(m: Match, ctx: Ctx, x: Any) -> int:
-    return values.floor(x)
-
-
-def fn_ceil(m: Match, ctx: Ctx, x: Any) -> int:
-    return values.ceil(x)
-
-
 def _cell_of(m: Match, thing: Any) -> tuple[int, int] | None:
     if isinstance(thing, Card):
         if thing.position is None and thing.host is not None:
@@ -761,89 +578,6 @@ def _cell_of(m: Match, thing: Any) -> tuple[int, int] | None:
     if isinstance(thing, tuple | list) and len(thing) == 2:
         return (int(thing[0]), int(thing[1]))
     return None
-
-
-def fn_distance(m: Match, ctx: Ctx, a: Any, b: Any) -> int | None:
-    """King-move distance between two cells (or the cells of two cards)."""
-    ca, cb = _cell_of(m, a), _cell_of(m, b)
-    if ca is None or cb is None:
-        return m.zone_distance(a, b)
-    return max(abs(ca[0] - cb[0]), abs(ca[1] - cb[1]))
-
-
-def fn_cell(m: Match, ctx: Ctx, x: Any, y: Any) -> tuple[int, int]:
-    return (int(x), int(y))
-
-
-def fn_position(m: Match, ctx: Ctx, card: Any) -> tuple[int, int] | None:
-    return _cell_of(m, card)
-
-
-def fn_card_at(m: Match, ctx: Ctx, zone: Any, cell: Any) -> Card | None:
-    target = _cell_of(m, cell)
-    for card in _items(zone):
-        if isinstance(card, Card) and card.position == target:
-            return card
-    return None
-
-
-def fn_has_keyword(m: Match, ctx: Ctx, card: Any, keyword: Any) -> bool:
-    found = isinstance(card, Card) and any(k == keyword for k, _ in m.keywords_of(card))
-    if found and m.tally is not None:
-        m.tally.read(keyword)
-    return found
-
-
-def fn_keyword_value(m: Match, ctx: Ctx, card: Any, keyword: Any, position: Any = 1) -> Any:
-    if not isinstance(card, Card):
-        return None
-    for k, args in m.keywords_of(card):
-        if k == keyword:
-            if m.tally is not None:
-                m.tally.read(keyword)
-            i = int(position) - 1
-            return args[i] if 0 <= i < len(args) else None
-    return None
-
-
-def fn_opponents(m: Match, ctx: Ctx, who: Any) -> list[Player]:
-    return [p for p in players(m) if p is not who]
-
-
-def fn_next_player(m: Match, ctx: Ctx, who: Any) -> Player | None:
-    """The player after `who` in the turn order (which `reverse the turn order` flips)."""
-    living = players(m)
-    if who not in living:
-        return living[0] if living else None
-    return m.following(who)
-
-
-def fn_create(m: Match, ctx: Ctx, card: Any, zone: Any, owner: Any = None) -> Card:
-    return m.create_card(str(card), zone, owner if owner is not None else ctx.you)
-
-
-def fn_in_region(m: Match, ctx: Ctx, thing: Any, region: Any) -> bool:
-    cell = _cell_of(m, thing)
-    decl = m.game.regions.get(str(region))
-    return cell is not None and decl is not None and cell in decl.cells
-
-
-def fn_cells(m: Match, ctx: Ctx, region: Any) -> list[tuple[int, int]]:
-    decl = m.game.regions.get(str(region))
-    return sorted(decl.cells) if decl is not None else []
-
-
-def fn_catalog(m: Match, ctx: Ctx, type_name: Any = None) -> list[str]:
-    return [c.name for c in m.game.ir.cards if type_name is None or c.type == type_name]
-
-
-def fn_copies_of(m: Match, ctx: Ctx, card: Any) -> int:
-    definition = m.game.cards_by_name.get(str(card).lower())
-    return definition.copies if definition is not None else 0
-
-
-def fn_rank(m: Match, ctx: Ctx, who: Any) -> int | None:
-    return m.rank_of(who)
 
 
 def keyword_arg(m: Match, ctx: Ctx, keyword: str, position: int) -> Any:

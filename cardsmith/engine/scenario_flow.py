@@ -21,12 +21,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from cardsmith.compiler.linetable import line_of
 from cardsmith.dsl import ir
 from cardsmith.engine import runtime as rt
-from cardsmith.engine.flow import MAX_WINDOW_MOVES, Action, ActionWindow, Pause, PlayedMatch
+from cardsmith.engine.flow import Pause, PlayedMatch
 from cardsmith.engine.game import CompiledGame
-from cardsmith.engine.match import ENDLESS, ScenarioResult, _NotAnOption, _offers
-from cardsmith.engine.state import Player
+from cardsmith.engine.match import ENDLESS
+from cardsmith.engine.moves import MAX_WINDOW_MOVES, Action, ActionWindow
+from cardsmith.engine.scenario_steps import ScenarioResult, _NotAnOption, _offers
+from cardsmith.model.state import Player
 
 # the most decisions one scenario statement may pass through while running time forward
 MAX_DRIVEN = 20 * MAX_WINDOW_MOVES
@@ -62,12 +65,16 @@ class ScenarioMatch(PlayedMatch):
         except rt.ExpectationFailed as failed:
             return ScenarioResult(scenario.name, False, str(failed), scenario.span.file, failed.line, len(self.log))
         except rt.RulesError as error:
+            self.last_line = line_of(error, self.last_line)  # the rules line it reached (linetable.py)
             return self._scenario_failed(scenario, f"rules error: {error}")
-        except RecursionError:
+        except RecursionError as error:
+            self.last_line = line_of(error, self.last_line)
             return self._scenario_failed(scenario, f"rules error: {ENDLESS}")
-        except rt.Fizzled:
+        except rt.Fizzled as error:
+            self.last_line = line_of(error, self.last_line)
             return self._scenario_failed(scenario, f"rules error: {self.nothing_to_choose()}")
         except (TypeError, ValueError, AttributeError, KeyError, IndexError, ZeroDivisionError) as error:
+            self.last_line = line_of(error, self.last_line)
             return self._scenario_failed(scenario, f"engine error: {type(error).__name__}: {error}")
         return ScenarioResult(scenario.name, True, "ok", scenario.span.file, scenario.span.line, len(self.log))
 
@@ -238,19 +245,13 @@ class ScenarioMatch(PlayedMatch):
         others = ", ".join(a.description for a in window.actions[:8])
         return f"'{label}' ({action}) is not offered to {actor.name} now: {self._where(window)}; offered: {others}"
 
-    def native_pass_priority(self, ctx: rt.Ctx, player: Any) -> None:
-        self.pass_by(player, self.scenario_line)
-
-    def native_everyone_passes(self, ctx: rt.Ctx) -> None:
-        self.everyone_passes(self.scenario_line)
-
-    def native_run_stage(self, ctx: rt.Ctx, stage: Any, answers: Any = None) -> None:
+    def run_stage_choosing(self, stage: Any, answers: Any, line: int) -> None:
         """`run stage "S" choosing [a, b]`: the answers go, in order, to the choices met
         on the way (a stage's own `choose`, a trigger's target)."""
         self.script = list(answers) if isinstance(answers, list) else ([] if answers is None else [answers])
-        self.script_line = self.scenario_line
+        self.script_line = line
         try:
-            self.run_stage(stage, self.scenario_line)
+            self.run_stage(stage, line)
             self._all_answers_used()
         finally:
             self.script = []

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from cardsmith.engine.game import load
-from cardsmith.engine.match import ScenarioResult
 from cardsmith.engine.scenario_flow import ScenarioMatch
+from cardsmith.engine.scenario_steps import ScenarioResult
 
 
 def run_scenarios(target: str, name_filter: str | None = None) -> list[ScenarioResult]:

@@ -36,10 +36,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cardsmith.engine import runtime as rt
-from cardsmith.engine.state import Card, Player, named
+from cardsmith.model.state import Card, Player, named
 
 if TYPE_CHECKING:
-    from cardsmith.engine.flow import Action, PlayedMatch
+    from cardsmith.engine.flow import PlayedMatch
+    from cardsmith.engine.moves import Action
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,30 +2,27 @@
 
 The game's `first_player` picks who takes the first turn; rules change the order with
 the core prelude's natives (`X goes next`, `X takes an extra turn`, `reverse the turn
-order`, `skip the next player`, `X skips their next turn`). Every change is made through
-the match's journaled `set_attr`, so a probed move that changes the order is rolled back
-with everything else, and the played flow (flow.py) and scenarios (advance_turn) ask the
-same question — `next_turn_player` — when a turn ends.
+order`, `skip the next player`, `X skips their next turn`; in natives.py). Every change
+is made through the match's journaled `set_attr`, so a probed move that changes the
+order is rolled back with everything else, and the played flow (flow.py) and scenarios
+(advance_turn) ask the same question — `next_turn_player` — when a turn ends.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cardsmith.engine import runtime as rt
-from cardsmith.engine.state import Player
+from cardsmith.model.state import Player
 
 
 class TurnOrder:
-    """Mixed into Match: the state of the turn order and the natives that change it."""
+    """Mixed into Match: the state of the turn order and who goes next (changed by natives.py)."""
 
     players: list[Player]
     current: Player | None
 
     if TYPE_CHECKING:  # provided by Match, which this is mixed into
-        def set_attr(self, obj: Any, name: str, value: Any) -> None: ...
         def record(self, kind: str, **data: Any) -> None: ...
-        def describe(self, value: Any) -> Any: ...
 
     def init_turn_order(self) -> None:
         self.direction = 1                      # 1: seat order; -1: reversed
@@ -79,26 +76,3 @@ class TurnOrder:
         self.skipped = kept
         self.record("turn_skipped", player=player.name)
         return True
-
-    # ---------------------------------------------------------------- natives
-    def native_set_next_player(self, ctx: rt.Ctx, player: Any) -> None:
-        if isinstance(player, Player):
-            self.set_attr(self, "next_override", player)
-        self.record("next_player", player=self.describe(player))
-
-    def native_extra_turn(self, ctx: rt.Ctx, player: Any) -> None:
-        if isinstance(player, Player):
-            self.set_attr(self, "extra_turns", [*self.extra_turns, player])
-        self.record("extra_turn", player=self.describe(player))
-
-    def native_reverse_order(self, ctx: rt.Ctx) -> None:
-        self.set_attr(self, "direction", -self.direction)
-        self.record("reverse_order", direction=self.direction)
-
-    def native_skip_next(self, ctx: rt.Ctx) -> None:
-        self.native_skip_turn(ctx, self.following(ctx.you or self.current))
-
-    def native_skip_turn(self, ctx: rt.Ctx, player: Any) -> None:
-        if isinstance(player, Player):
-            self.set_attr(self, "skipped", [*self.skipped, player])
-        self.record("skip_turn", player=self.describe(player))

@@ -8,42 +8,21 @@ flip lands exactly behind its front.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
+
+from cardsmith.dsl.units import CARD_SIZES_MM, PAPERS_MM, parse_size
+
+__all__ = ["CARD_SIZES", "MM", "PAPERS", "Grid", "Segment", "make_grid", "parse_size"]
 
 MM = 72.0 / 25.4
 
-PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
-
-CARD_SIZES: dict[str, tuple[float, float]] = {
-    "poker": (63.0, 88.0),
-    "bridge": (57.15, 88.9),
-    "mini": (44.0, 63.0),
-    "tarot": (70.0, 120.0),
-    "square": (70.0, 70.0),
-}
+PAPERS = PAPERS_MM
+CARD_SIZES = CARD_SIZES_MM
 
 MARK_GAP = 1.0 * MM     # crop marks start this far outside the cut line
 MARK_LEN = 5.0 * MM
 MARK_WIDTH = 0.6        # points: at least 0.5 pt so home printers do not drop them
 MIN_MARGIN = 4.0 * MM   # room kept for crop marks and the printer's unprintable edge
-
-_DIM = re.compile(r"^\s*([0-9.]+)\s*(mm|cm|in|pt)?\s*[x\u00d7]\s*([0-9.]+)\s*(mm|cm|in|pt)?\s*$")
-_UNIT = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72.0, None: 1.0}
-
-
-def parse_size(word: str) -> tuple[float, float] | None:
-    """A named card size or `WxH` dimensions, in mm (None when not understood)."""
-    key = word.strip().lower()
-    if key in CARD_SIZES:
-        return CARD_SIZES[key]
-    m = _DIM.match(key)
-    if m is None:
-        return None
-    unit_w = _UNIT[m.group(2) or m.group(4)]
-    unit_h = _UNIT[m.group(4) or m.group(2)]
-    return float(m.group(1)) * unit_w, float(m.group(3)) * unit_h
-
 
 @dataclass(frozen=True)
 class Segment:

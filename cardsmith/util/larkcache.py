@@ -22,7 +22,7 @@ from typing import Any
 import lark
 from lark import Lark
 
-from cardsmith.compiler.cache import cache_dir, load_sealed, store_sealed
+from cardsmith.util.sealed import cache_dir, load_sealed, store_sealed
 
 # options that are not saved with the tables but given again on loading (as Lark's cache does)
 RUNTIME_OPTIONS = frozenset({"postlex", "transformer", "lexer_callbacks", "use_bytes", "debug", "g_regex_flags",

@@ -27,8 +27,9 @@ from typing import Any, TypeVar
 from conftest import write_game
 
 from cardsmith.compiler.api import check_game
-from cardsmith.engine.flow import Action, ActionWindow, PlayedMatch
+from cardsmith.engine.flow import PlayedMatch
 from cardsmith.engine.game import CompiledGame
+from cardsmith.engine.moves import Action, ActionWindow
 
 F = TypeVar("F", bound=Callable[..., Any])
 

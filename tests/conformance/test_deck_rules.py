@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import write_game
 
+from cardsmith.app import decks_for
 from cardsmith.compiler.api import check_game
 from cardsmith.decks.games import game_context
 from cardsmith.decks.model import DeckReport
@@ -54,7 +55,8 @@ deck {
   section Reserve { types: Unit; optional; within: Main }
   section Main { size: 4..6 }
   copies: card.border.copies
-  allow: card.faction in factions or card.faction == Free
+  let sides = if count(deck.Heroes) > 0 then values(deck.Heroes, faction) else none
+  allow: card.faction in sides or card.faction == Free
   excluded: card.border == green
   require "reserve within the purse": sum(deck.Reserve, cost) <= sum(deck.Heroes, purse)
   forbid "no free reserve units": any(all units in deck.Reserve where it.cost == 0)
@@ -181,7 +183,8 @@ def test_summaries_name_values_derived_from_the_decklist(game: ir.Game) -> None:
 
 def test_a_checked_decklist_is_dealt_into_the_players_deck_zone(game: ir.Game, tmp_path: Path) -> None:
     (tmp_path / "good.deck").write_text(GOOD, encoding="utf-8")
-    match = CompiledGame(game).new_match(seed=1, decks=[tmp_path / "good.deck", tmp_path / "good.deck"])
+    compiled = CompiledGame(game)
+    match = compiled.new_match(seed=1, decks=decks_for(compiled, 2, [tmp_path / "good.deck", tmp_path / "good.deck"]))
     for seat in (0, 1):
         dealt = [c.name for z in ("deck", "hand") for c in match.zone(z, match.players[seat]).cards]
         # the six physical cards (the Reserve's Sun Guard is one of Main's three)
@@ -192,3 +195,50 @@ def test_a_deck_rule_no_deck_can_satisfy_is_an_error(tmp_path: Path) -> None:
     impossible = RULES.replace("section Main { size: 4..6 }", "section Main { size: 40.. }")
     found = diagnostics(tmp_path, "impossible", impossible)
     assert any("no legal deck exists" in m for m in found), found
+
+
+@covers("DeckRules.bindings", "DeckBinding.name", "DeckBinding.value")
+def test_let_binds_a_value_of_the_deck_that_the_rules_read(game: ir.Game, tmp_path: Path) -> None:
+    # `sides` is the heroes' factions: a Moon unit is refused beside the Sun King only,
+    # and the hint shows the value the rule read
+    moon = check(game, GOOD.replace("1 Sellsword", "1 Moon Guard"))
+    assert codes(moon) == ["CS1010"]
+    assert moon.errors[0].hint is not None and "the deck's sides: Sun" in moon.errors[0].hint
+    # unknown (`none`) while the deck lists no hero: no card is judged by it then
+    heroless = check(game, GOOD.replace("Heroes:\n1 Sun King\n", "").replace("Reserve:\n1 Sun Guard\n", "")
+                     .replace("1 Sellsword", "1 Moon Guard"))
+    assert codes(heroless) == ["CS1006"]
+    # a `let` may read the ones before it, and require/forbid/summary read them too
+    later = RULES.replace('  summary "Hero" {', '''  let main = deck.size
+  let spare = 6 - main
+  require "room for one more": spare >= 1
+  summary "Room" { spare: spare }
+  summary "Hero" {''')
+    folder = write_game(tmp_path / "later", {"rules.cards": later})
+    result = check_game(str(folder))
+    assert result.game is not None and not result.diagnostics, [d.message for d in result.diagnostics]
+    assert check(result.game, GOOD).ok
+    shown = deck_summary(check(result.game, GOOD), game_context(result.game))
+    assert shown["summaries"]["Room"] == {"spare": 1}
+    full = check(result.game, GOOD.replace("1 Sellsword", "2 Sellsword"))
+    assert codes(full) == ["CS1011"] and full.errors[0].message == "room for one more"
+    # the compile-time proof reads them for each hero alone: the Sun King allows the most
+    # (7 Sun units and 6 Free ones), so 14 cards are never possible
+    found = diagnostics(tmp_path, "narrow", RULES.replace("section Main { size: 4..6 }", "section Main { size: 14.. }"))
+    assert any("at most 13 eligible" in m and "best case: Sun King" in m for m in found), found
+    # a rule that reads a name never known is not decidable: nothing is proved
+    unknown = RULES.replace("let sides = if", "let sides = if false and").replace(
+        "section Main { size: 4..6 }", "section Main { size: 14.. }")
+    assert not any("no legal deck exists" in m for m in diagnostics(tmp_path, "unknown", unknown))
+
+
+def test_let_is_checked_like_any_deck_rule(tmp_path: Path) -> None:
+    twice = RULES.replace("  allow:", "  let sides = 1\n  allow:")
+    assert "'let sides' in the deck rules: bound twice" in diagnostics(tmp_path, "twice", twice)
+    shadow = RULES.replace("  allow:", "  let card = 1\n  allow:")
+    assert "'let card' in the deck rules: a name the deck rules already have" in diagnostics(
+        tmp_path, "shadow", shadow)
+    bad = RULES.replace("  allow:", "  let = 1\n  allow:")
+    assert "write let name = expression" in diagnostics(tmp_path, "bad", bad)
+    unknown = RULES.replace("  allow:", "  let n = cuont(deck.Main)\n  allow:")
+    assert any("unknown function 'cuont'" in m for m in diagnostics(tmp_path, "unknown", unknown))

@@ -19,7 +19,8 @@ from typing import Any
 
 import pytest
 
-from cardsmith.engine.flow import ActionWindow, PlayedMatch
+from cardsmith.engine.flow import PlayedMatch
+from cardsmith.engine.moves import ActionWindow
 from conformance.support import (
     build,
     counter,

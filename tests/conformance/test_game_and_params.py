@@ -78,7 +78,8 @@ def test_players_gives_the_range_of_seats(tmp_path: Path) -> None:
             f"a game is played by 1 to 16 players, not {bad}"]
 
 
-@pytest.mark.parametrize(("size", "mm"), [("bridge", (57.0, 89.0)), ("mini", (44.0, 63.0)),
+# bridge is 2.25 in x 3.5 in: one table of sizes (dsl/units.py) for the game and its layouts
+@pytest.mark.parametrize(("size", "mm"), [("bridge", (57.15, 88.9)), ("mini", (44.0, 63.0)),
                                           ("50mm x 70mm", (50.0, 70.0))])
 @covers("GameDecl.card_size", "GameDecl.card_width_mm", "GameDecl.card_height_mm")
 def test_card_size_is_the_printed_size_of_every_card(tmp_path: Path, size: str, mm: tuple[float, float]) -> None:
@@ -89,7 +90,7 @@ def test_card_size_is_the_printed_size_of_every_card(tmp_path: Path, size: str, 
     pages = render(game.ir, Options()).cards
     assert pages is not None
     printed = [c for page in pages.pages if page.side == "front" for c in page.cards]
-    assert printed and all((round(w / MM, 1), round(h / MM, 1)) == mm for _n, _x, _y, w, h in printed)
+    assert printed and all((round(w / MM, 2), round(h / MM, 2)) == mm for _n, _x, _y, w, h in printed)
     exported = export_game(game.ir).game
     named = size if "mm" not in size else "custom"
     assert (exported.card_size, exported.card_width_mm, exported.card_height_mm) == (named, *mm)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cardsmith.engine.match import ScenarioResult
+from cardsmith.engine.scenario_steps import ScenarioResult
 from cardsmith.engine.scenarios import run_scenarios
 from conformance.support import build_folder, covers
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from cardsmith.engine.flow import MAX_COMBINATIONS
+from cardsmith.engine.moves import MAX_COMBINATIONS
 from conformance.support import build, covers, descriptions, events, offered, seat_of, take
 
 GAME = '''

@@ -1,10 +1,21 @@
-"""Which decks a match deals: given decklist files, or the game's ready decks."""
+"""The composition root: a game loaded with the decks it deals, for the CLI and library users.
+
+The engine plays a game with whatever decklists it is given and reads no decklist file;
+the deck tools (cardsmith/decks) read and check decklists and know nothing of matches.
+This module is where the two meet: `load` compiles a game and gives it the ready decks
+of its own `decks/` folder, and `decks_for` turns `--deck` files into the card names a
+match deals. It sits above both, beside the CLI.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from cardsmith.decks.library import load_decklist, ready_deck_paths, ready_decks
 from cardsmith.engine.game import CompiledGame
+from cardsmith.engine.game import load as load_compiled
+
+__all__ = ["DecksNotDealt", "decks_for", "load"]
 
 
 class DecksNotDealt(Exception):
@@ -21,8 +32,6 @@ def decks_for(game: CompiledGame, players: int, deck_files: list[Path] | None) -
     named `deck`; without --deck, seat i gets the i-th ready deck of the game's own
     `decks/` folder (in name order, wrapping round). Raises DeckError for an illegal
     decklist."""
-    from cardsmith.decks.library import load_decklist, ready_deck_paths, ready_decks
-
     zone = game.zones.get("deck")
     if zone is None or zone.scope != "player":
         if deck_files:
@@ -45,3 +54,14 @@ def decks_for(game: CompiledGame, players: int, deck_files: list[Path] | None) -
     if not decklists:
         return None
     return [decklists[i % len(decklists)].card_names() for i in range(players)]
+
+
+def load(target: str) -> CompiledGame:
+    """A game by library name or folder, checked and compiled (cached per process and
+    on disk), dealing its own ready decks when a match is given none. Raises
+    compiler.api.GameError when it does not check; DeckError or DecksNotDealt when its
+    ready decks are illegal or cannot be dealt."""
+    game = load_compiled(target)
+    if not game.ready_decks:
+        game.ready_decks = decks_for(game, len(ready_deck_paths(game.ir)), None) or []
+    return game

@@ -13,7 +13,7 @@ The kinds of value (what a designer calls them in messages):
 * a number: `int`, or an exact `Fraction` (`1.5`); a whole result is always an `int`
 * text (`str`), yes/no (`bool`: `true` is not a number), `none` (`None`)
 * a list (`list`; a cell is a pair `tuple`), a range (`Range`), dice (`Dice`)
-* a card, a player, a zone (engine/state.py), an enum value (`EnumValue`)
+* a card, a player, a zone (model/state.py), an enum value (`EnumValue`)
 
 The rules (docs/language.md, section 4, "Values"):
 
@@ -42,7 +42,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any, TypeGuard
 
-from cardsmith.engine.state import Card, EnumValue, Number, Player, Zone, normalize
+from cardsmith.model.state import Card, EnumValue, Number, Player, Zone, normalize
 
 
 class RulesError(Exception):

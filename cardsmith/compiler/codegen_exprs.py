@@ -1,0 +1,326 @@
+"""Expressions → Python source: the half of a rule body's lowering that yields values.
+
+Split from the statement writer (codegen_stmts.py) because expressions are the larger,
+self-contained half: each IR expression becomes one Python expression, except a query
+that asks a player (`target`, `a`, `any`) or picks at random, which is hoisted into a
+choice line before the statement being written. User text never becomes code here:
+names pass `ident()` (a strict identifier pattern plus a prefix, so no user name is a
+keyword or builtin) and every string and number is written with `repr()`.
+"""
+
+from __future__ import annotations
+
+import ast
+import keyword
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from cardsmith.compiler import queryplan
+from cardsmith.dsl import ir
+from cardsmith.dsl.words import EVERY_DETERMINERS
+
+if TYPE_CHECKING:
+    from cardsmith.compiler.codegen import CodeGenerator
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+class CodegenError(Exception):
+    pass
+
+
+def ident(name: str, prefix: str = "v_") -> str:
+    """A Python identifier for a user name — validated, never trusted."""
+    result = prefix + name
+    if not _IDENT.match(name) or not result.isidentifier() or keyword.iskeyword(result):
+        raise CodegenError(f"not a valid name: {name!r}")
+    return result
+
+
+@dataclass
+class Scope:
+    """Names visible in a body: locals (Python variables) and what they are."""
+
+    locals: set[str] = field(default_factory=set)
+    # locals certainly holding a card (a query's `it`, a loop over a card query): their
+    # built-in fields and statuses are read straight off the engine's Card object
+    cards: set[str] = field(default_factory=set)
+
+    def child(self) -> Scope:
+        return Scope(set(self.locals), set(self.cards))
+
+    def bind(self, name: str, card: bool = False) -> None:
+        self.locals.add(name)
+        if card:
+            self.cards.add(name)
+        else:
+            self.cards.discard(name)
+
+
+class ExprWriter:
+    """Writes the Python lines of one function body: the lines themselves, each with the
+    .cards line of the rule statement it belongs to (for the module's line table,
+    linetable.py), and the expressions they are made of. BodyWriter (codegen_stmts.py)
+    adds the statements."""
+
+    def __init__(self, gen: CodeGenerator, indent: int = 1) -> None:
+        self.gen = gen
+        self.lines: list[str] = []
+        # per line: the .cards line of the statement it was written for (0: none)
+        self.cards_lines: list[int] = []
+        self.at = 0  # the .cards line of the statement being written (0: outside any)
+        self.indent = indent
+        self.temp = 0
+        self.yields = False
+
+    def line(self, text: str) -> None:
+        if "yield" in text:  # (a string literal with the word in it only costs a generator)
+            self.yields = True
+        self.lines.append("    " * self.indent + text)
+        self.cards_lines.append(self.at)
+
+    def fresh(self) -> str:
+        self.temp += 1
+        return f"_t{self.temp}"
+
+    def default(self, p: ir.Param) -> str:
+        """A parameter's default, as Match._default gives it."""
+        default = p.default
+        if isinstance(default, ir.Ref) and default.name in ("self", "you", "none"):
+            return {"self": "ctx.self", "you": "(ctx.you or m.current)", "none": "None"}[default.name]
+        return self.expr(default, Scope())
+
+
+    # ---- expressions
+    def expr(self, e: ir.Expr | None, scope: Scope, decide: bool = True) -> str:
+        """Python source for an expression. Queries that ask a player (target / a / any)
+        or pick at random are hoisted into a choice before the current statement."""
+        if e is None:
+            return "None"
+        if isinstance(e, ir.Num):
+            return repr(e.num) if e.den == 1 else f"rt.F({e.num!r}, {e.den!r})"
+        if isinstance(e, ir.Text):
+            return repr(e.value)
+        if isinstance(e, ir.Bool):
+            return repr(e.value)
+        if isinstance(e, ir.NoneLit):
+            return "None"
+        if isinstance(e, ir.Dice):
+            return f"rt.Dice({e.count!r}, {e.sides!r})"
+        if isinstance(e, ir.Dim):
+            return repr(e.mm)
+        if isinstance(e, ir.CardRef):
+            return repr(e.name)
+        if isinstance(e, ir.Ref):
+            return self.ref(e.name, scope)
+        if isinstance(e, ir.Attr):
+            return self.attr(e, scope)
+        if isinstance(e, ir.Call):
+            args = ", ".join(self.call_args(e, scope))
+            if e.func in self.gen.native_functions:
+                return f"fn.fn_{ident(e.func, '')}(m, ctx{', ' if args else ''}{args})"
+            body = e.func in self.gen.body_functions
+            purity = self.gen.pure.get(e.func)
+            if purity is not None and purity.worth_it:  # remembered while the state is unchanged (purity.py)
+                helper = "rt.memo_body" if body else "rt.memo"
+                return f"{helper}(m, ctx, {ident(e.func, 'F_')}, {purity.reads_actor!r}{', ' if args else ''}{args})"
+            call = f"{ident(e.func, 'F_')}(m, ctx{', ' if args else ''}{args})"
+            return f"rt.run_pure(m, {call})" if body else call
+        if isinstance(e, ir.Index):
+            return f"rt.index({self.expr(e.obj, scope)}, {self.expr(e.index, scope)})"
+        if isinstance(e, ir.BinOp):
+            return f"rt.{_ARITH[e.op]}({self.expr(e.left, scope)}, {self.expr(e.right, scope)})"
+        if isinstance(e, ir.Neg):
+            return f"rt.neg({self.expr(e.operand, scope)})"
+        if isinstance(e, ir.Compare):
+            return self.compare(e, scope)
+        if isinstance(e, ir.Logic):
+            op = "and" if e.op == "and" else "or"
+            return f"({self.boolean(e.left, scope)} {op} {self.boolean(e.right, scope)})"
+        if isinstance(e, ir.Not):
+            return f"(not {self.expr(e.operand, scope)})"
+        if isinstance(e, ir.Contains):
+            test = f"rt.contains(m, {self.expr(e.collection, scope)}, {self.expr(e.item, scope)})"
+            return f"(not {test})" if e.negated else test
+        if isinstance(e, ir.IsTest):
+            test = f"q.is_(m, ctx, {self.expr(e.value, scope)}, {e.words!r})"
+            return f"(not {test})" if e.negated else test
+        if isinstance(e, ir.Conditional):
+            return (f"({self.expr(e.then, scope)} if {self.expr(e.condition, scope)} "
+                    f"else {self.expr(e.otherwise, scope)})")
+        if isinstance(e, ir.RangeExpr):
+            return f"rt.Range({self.expr(e.low, scope)}, {self.expr(e.high, scope)})"
+        if isinstance(e, ir.ListExpr):
+            return "[" + ", ".join(self.expr(i, scope) for i in e.items) + "]"
+        if isinstance(e, ir.Roll):
+            return f"rt.roll(m, {self.expr(e.dice, scope)})"
+        if isinstance(e, ir.TopOf):
+            count = self.expr(e.count, scope) if e.count is not None else "None"
+            return f"q.top(m, {self.expr(e.zone, scope)}, {count}, {e.bottom!r})"
+        if isinstance(e, ir.Query):
+            return self.query(e, scope, decide)
+        raise CodegenError(f"cannot compile {type(e).__name__}")
+
+    def attr(self, e: ir.Attr, scope: Scope) -> str:
+        """`x.field`. Where the game gives the name one meaning for every card (a built-in
+        like zone or controller, a status) or player (a zone of theirs), the read skips
+        rt.attr's search: straight off a certain card, else through a helper that checks
+        the type first and falls back to rt.attr."""
+        obj = self.expr(e.obj, scope)
+        kind = self.gen.field_kinds.get(e.name)
+        certain = isinstance(e.obj, ir.Ref) and e.obj.name in scope.cards
+        if kind == "builtin":
+            return f"{obj}.{e.name}" if certain else f"rt.card_builtin(m, {obj}, {e.name!r})"
+        if kind == "status":
+            return f"({e.name!r} in {obj}.statuses)" if certain else f"rt.card_status(m, {obj}, {e.name!r})"
+        if kind == "player_zone":
+            return f"rt.player_zone(m, {obj}, {e.name!r})"
+        if kind == "stat":
+            return f"rt.card_stat(m, {obj}, {e.name!r})"
+        return f"rt.attr(m, {obj}, {e.name!r})"
+
+    def identity(self, e: ir.Expr, scope: Scope) -> bool:
+        """Is `e` certainly a card, player or zone (or none)? Then `==` is `is`."""
+        if isinstance(e, ir.Attr):
+            return (isinstance(e.obj, ir.Ref) and e.obj.name in scope.cards
+                    and self.gen.field_kinds.get(e.name) == "builtin" and e.name in _ENTITY_BUILTINS)
+        if isinstance(e, ir.Ref) and e.name not in scope.locals:
+            return e.name in ("you", "self", "current", "active_player") or (
+                self.gen.name_kinds.get(e.name, ("", ""))[0] == "zone")
+        return isinstance(e, ir.Ref) and e.name in scope.cards
+
+    def boolean(self, e: ir.Expr, scope: Scope) -> str:
+        """An operand of `and` / `or`: those give true or false, never an operand's value."""
+        code = self.expr(e, scope)
+        return code if isinstance(e, _BOOLEAN) else f"bool({code})"
+
+    def compare(self, e: ir.Compare, scope: Scope) -> str:
+        """`x == none` is an identity test; the other comparisons call one function per
+        operator (rt.same, rt.lt, ...), so no operator is dispatched at play time."""
+        left, right = self.expr(e.left, scope), self.expr(e.right, scope)
+        # `is` with a number or text literal is a SyntaxWarning in Python (and never true):
+        # such a comparison goes to rt.same, or with none is decided here
+        literal = _literal(left) or _literal(right)
+        if e.op in ("==", "!=") and (isinstance(e.left, ir.NoneLit) or isinstance(e.right, ir.NoneLit)):
+            other = right if isinstance(e.left, ir.NoneLit) else left
+            if _literal(other):  # a number or text is never none
+                return repr(e.op == "!=")
+            return f"({other} is {'not ' if e.op == '!=' else ''}None)"
+        if e.op in ("==", "!=") and not literal and (self.identity(e.left, scope) or self.identity(e.right, scope)):
+            return f"({left} is {'not ' if e.op == '!=' else ''}{right})"  # as rt.same does for these
+        if e.op == "==":
+            return f"rt.same({left}, {right})"
+        if e.op == "!=":
+            return f"(not rt.same({left}, {right}))"
+        return f"rt.{_ORDER[e.op]}({left}, {right})"
+
+    def call_args(self, e: ir.Call, scope: Scope) -> list[str]:
+        """A call's arguments, positional, in the function's parameter order: a named
+        argument goes to its parameter's place, and a parameter left out takes its declared
+        default. A game function's Python signature has no defaults (a default such as
+        `you` depends on the caller), so every one of its parameters is passed; an engine
+        function's trailing parameters left out keep the engine's own defaults."""
+        decl = self.gen.function_decls.get(e.func)
+        if decl is None:  # the checker reports an unknown function first
+            return [self.call_arg(e.func, i, a, scope) for i, a in enumerate(e.args)]
+        position = {p.name: i for i, p in enumerate(decl.params)}
+        given: dict[int, str] = {}
+        for i, a in enumerate(e.args):  # written in source order: a hoisted choice is asked in that order
+            given[i] = self.call_arg(e.func, i, a, scope)
+        for name, a in e.kwargs.items():
+            if name not in position or position[name] in given:
+                raise CodegenError(f"{e.func}: bad argument {name!r}")  # the checker reports it first
+            given[position[name]] = self.call_arg(e.func, position[name], a, scope)
+        last = len(decl.params) - 1 if not decl.native else max(given, default=-1)
+        out: list[str] = []
+        for i, p in enumerate(decl.params[:last + 1]):
+            if i in given:
+                out.append(given[i])
+            elif p.default is not None:
+                out.append(self.default(p))
+            else:
+                raise CodegenError(f"{e.func}: no value for {p.name!r}")  # the checker reports it first
+        return out
+
+    def call_arg(self, func: str, index: int, arg: ir.Expr, scope: Scope) -> str:
+        """Arguments that name things (a field, a keyword, a region) pass as their name."""
+        kinds = self.gen.name_params.get(func, {})
+        if index in kinds and isinstance(arg, ir.Ref) and arg.name not in scope.locals:
+            return repr(arg.name)
+        return self.expr(arg, scope)
+
+    def ref(self, name: str, scope: Scope) -> str:
+        if name in scope.locals:
+            return ident(name)
+        builtin = _BUILTINS.get(name)
+        if builtin is not None:
+            return builtin
+        if name.startswith("player") and name[6:].isdigit():
+            return f"rt.player(m, {int(name[6:])!r})"
+        return self.gen.global_name(name)
+
+    def query(self, e: ir.Query, scope: Scope, decide: bool) -> str:
+        inner = scope.child()
+        inner.bind("it", card=e.noun.lower() not in ir.PLAYER_NOUNS)
+        where = f"(lambda v_it: {self.expr(e.where, inner, decide=False)})" if e.where is not None else "None"
+        zone = self.expr(e.zone, scope, decide=False) if e.zone is not None else "None"
+        count = self.expr(e.count, scope) if e.count is not None else "None"
+        adjectives = list(e.adjectives)
+        if e.det == "another" and e.noun.lower() not in ir.PLAYER_NOUNS and "other" not in adjectives:
+            # `another gem` is `other gem`: wherever it is read (a choice asked here, the
+            # source of a `choose`, a loop), the card whose rule runs is left out
+            adjectives.append("other")
+        found = (f"q.query(m, ctx, {e.noun.lower()!r}, {adjectives!r}, {zone}, {where}"
+                 f"{self.zone_plan(e, inner)})")
+        if e.det in EVERY_DETERMINERS or not decide:
+            return found
+        temp = self.fresh()
+        if e.det == "random":
+            self.line(f"{temp} = rt.random_pick(m, {found}, {count})")
+            return temp
+        mode = "one" if e.count is None else ("up_to" if e.up_to else "exact")
+        exclude_self = e.det == "another"
+        site = self.gen.choice_site()
+        self.line(f"{temp} = yield rt.Choose(m, ctx.you, rt.probed_options(m, {site!r}, lambda: rt.options(m, "
+                  f"{found}, None, exclude_self={exclude_self!r}, ctx=ctx)), {mode!r}, {count}, "
+                  f"targeting={(e.det == 'target')!r}, label={e.noun!r}, line={e.span.line!r})")
+        return temp
+
+    def zone_plan(self, e: ir.Query, inner: Scope) -> str:
+        """Extra arguments of q.query when part of the condition reads a card only by its
+        zone (queryplan.py): that part, asked once per zone, and the rest, asked per card."""
+        if e.where is None or e.noun.lower() in ir.PLAYER_NOUNS or not self.gen.planner.pure_expr(e.where):
+            return ""
+        by_zone, rest = self.gen.planner.split(e.where, inner.locals)
+        if not by_zone:
+            return ""
+        zone_test = self.expr(queryplan.join(by_zone), inner, decide=False)
+        rest_expr = queryplan.join(rest)
+        card_test = f"(lambda v_it: {self.expr(rest_expr, inner, decide=False)})" if rest_expr is not None else "None"
+        return f", (lambda v_it: {zone_test}), {card_test}"
+
+
+def _literal(code: str) -> bool:
+    """Is this generated Python a literal constant other than None/True/False (a number
+    or a string written by repr())? Python warns at `is` with one of those."""
+    try:
+        tree = ast.parse(code, mode="eval")
+    except SyntaxError:
+        return False
+    return isinstance(tree.body, ast.Constant) and not any(tree.body.value is v for v in (None, True, False))
+
+
+# card built-ins that hold a card, player or zone (or none)
+_ENTITY_BUILTINS = frozenset({"zone", "controller", "owner", "host"})
+_ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "//": "floordiv", "%": "mod"}
+_ORDER = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+# expressions whose Python value is already True or False
+_BOOLEAN = (ir.Compare, ir.Logic, ir.Not, ir.Contains, ir.IsTest, ir.Bool)
+
+_BUILTINS = {
+    "you": "ctx.you", "self": "ctx.self", "opponent": "rt.opponent(m, ctx)", "current": "m.current",
+    "active_player": "m.current", "players": "rt.players(m)", "turn_number": "m.turn_number",
+    "round_number": "m.round_number", "winner": "m.winner", "game_over": "m.over", "drawn": "m.drawn",
+    "player_count": "len(m.players)", "none": "None", "mode": "m.mode",
+}

@@ -1,0 +1,251 @@
+"""Statements → Python lines: the other half of a rule body's lowering.
+
+Every rule body becomes a generator function: a decision is `yield`ed as a request and
+the engine sends the answer back, so the same compiled code serves agents, people at a
+terminal and scenario tests. This writer turns each IR statement into Python lines (its
+expressions come from ExprWriter, codegen_exprs.py) and tags each line with the .cards
+line of its statement, for the module's line table (linetable.py): a rules error is
+traced back to its .cards line from the traceback, so the code stores no line as it runs.
+The only line it stores is in `m.step(line)`, the loop guard counted at each call and each
+time round a loop, which also tells the engine where the rules were when an error has
+no generated frame in its traceback.
+"""
+
+from __future__ import annotations
+
+import keyword
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from cardsmith.compiler.codegen_exprs import CodegenError, ExprWriter, Scope, ident
+from cardsmith.compiler.purity import nodes
+from cardsmith.dsl import ir
+from cardsmith.dsl.words import EVERY_DETERMINERS
+
+if TYPE_CHECKING:
+    from cardsmith.compiler.codegen import CodeGenerator
+
+
+def _rolls_dice(node: Any) -> bool:
+    """Does this statement (or anything inside it) roll dice?"""
+    if isinstance(node, ir.Roll | ir.Dice):
+        return True
+    if isinstance(node, list):
+        return any(_rolls_dice(item) for item in node)
+    if isinstance(node, dict):
+        return any(_rolls_dice(item) for item in node.values())
+    if isinstance(node, ir.Node):
+        return any(_rolls_dice(getattr(node, name)) for name in type(node).model_fields if name != "span")
+    return False
+
+
+class BodyWriter(ExprWriter):
+    """Writes the Python lines of one function body."""
+
+    def __init__(self, gen: CodeGenerator, indent: int = 1) -> None:
+        super().__init__(gen, indent)
+        self.entry_step = True  # the body's first statement counts the call as a step
+        self.rebound: set[str] | None = None  # names never "certainly a card" (rebound_names)
+        for text in gen.preamble:
+            self.line(text)
+
+
+    def block(self, body: list[ir.Stmt], scope: Scope) -> None:
+        if self.rebound is None:  # the whole body: the first block written
+            self.rebound = rebound_names(body)
+        if not body:
+            self.line("pass")
+            return
+        for stmt in body:
+            self.stmt(stmt, scope)
+
+    def nested(self, body: list[ir.Stmt], scope: Scope) -> None:
+        self.indent += 1
+        self.block(body, scope)
+        self.indent -= 1
+
+    def loop_body(self, line: int, body: list[ir.Stmt], scope: Scope) -> None:
+        """A loop's body counts a step each time round: the guard against rules that
+        loop without end (straight-line code cannot loop, so only loops and calls count)."""
+        self.indent += 1
+        self.line(f"m.step({line!r})")
+        self.block(body, scope)
+        self.indent -= 1
+
+
+    def stmt(self, s: ir.Stmt, scope: Scope) -> None:
+        """One statement; its lines (and those of its hoisted choices, and the lines of
+        an `if` that test its later branches) map to its .cards line, a nested statement's
+        to that statement's own."""
+        outer, self.at = self.at, s.span.line
+        self._stmt(s, scope)
+        if _rolls_dice(s) and not isinstance(s, ir.Return):
+            # the `rolled` event follows the statement that rolled
+            self.line("yield from m.emit_rolls(ctx)")
+        self.at = outer
+
+    def _stmt(self, s: ir.Stmt, scope: Scope) -> None:
+        if self.entry_step:
+            self.entry_step = False
+            self.line(f"m.step({s.span.line!r})")  # a call counts a step too
+        if isinstance(s, ir.Let):
+            value = self.expr(s.value, scope)
+            scope.bind(s.name)
+            self.line(f"{ident(s.name)} = {value}")
+        elif isinstance(s, ir.Assign):
+            self.assign(s, scope)
+        elif isinstance(s, ir.If):
+            for i, branch in enumerate(s.branches):
+                cond = self.expr(branch.condition, scope)
+                self.line(f"{'if' if i == 0 else 'elif'} {cond}:")
+                self.nested(branch.body, scope.child())
+            if s.orelse is not None:
+                self.line("else:")
+                self.nested(s.orelse, scope.child())
+        elif isinstance(s, ir.ForEach):
+            source = self.expr(s.source, scope)
+            inner = scope.child()
+            each = isinstance(s.source, ir.Query) and s.source.det in EVERY_DETERMINERS
+            inner.bind(s.var, card=each and isinstance(s.source, ir.Query)
+                       and s.source.noun.lower() not in ir.PLAYER_NOUNS and s.var not in (self.rebound or ()))
+            if each:
+                self.line(f"for {ident(s.var)} in {source}:")  # a query's result is always a new list
+            else:
+                self.line(f"for {ident(s.var)} in rt.iterate(m, {source}):")
+            self.loop_body(s.span.line, s.body, inner)
+        elif isinstance(s, ir.Repeat):
+            count = self.expr(s.count, scope)
+            self.line(f"for _ in range(rt.whole(m, {count})):")
+            self.loop_body(s.span.line, s.body, scope.child())
+        elif isinstance(s, ir.While):
+            cond = self.expr(s.condition, scope)
+            self.line(f"while {cond}:")
+            self.loop_body(s.span.line, s.body, scope.child())
+        elif isinstance(s, ir.Choose):
+            self.choose(s, scope)
+        elif isinstance(s, ir.ChooseOne):
+            by = self.expr(s.by, scope) if s.by is not None else "ctx.you"
+            labels = [o.label for o in s.options]
+            pick = self.fresh()
+            self.line(f"{pick} = yield rt.ChooseOption(m, {by}, {labels!r}, {s.span.line!r})")
+            for i, option in enumerate(s.options):
+                self.line(f"{'if' if i == 0 else 'elif'} {pick} == {i!r}:")
+                self.nested(option.body, scope.child())
+        elif isinstance(s, ir.Simultaneously):
+            self.line("yield rt.BeginSimultaneous()")
+            self.block(s.body, scope)
+            self.line("yield rt.EndSimultaneous()")
+        elif isinstance(s, ir.Emit):
+            args = ", ".join(self.expr(a, scope) for a in s.args)
+            self.line(f"yield from rt.emit(m, ctx, {s.event!r}, [{args}])")
+        elif isinstance(s, ir.Cancel):
+            self.line("raise rt.Cancelled()")
+        elif isinstance(s, ir.Return):
+            self.line(f"return {self.expr(s.value, scope) if s.value is not None else 'None'}")
+        elif isinstance(s, ir.Invoke):
+            self.invoke(s, scope)
+        elif isinstance(s, ir.Perform):
+            by = self.expr(s.by, scope)
+            choosing = ", ".join(self.expr(c, scope) for c in s.choosing)
+            self.line(f"yield from rt.perform(m, ctx, {s.action!r}, {by}, [{choosing}], "
+                      f"{s.expect_illegal!r}, {s.span.line!r})")
+        elif isinstance(s, ir.Expect):
+            cond = self.expr(s.condition, scope)
+            self.line(f"rt.expect(m, {cond}, {s.message!r}, {s.span.line!r})")
+
+
+    def invoke(self, s: ir.Invoke, scope: Scope) -> None:
+        """A procedure call. One that no rule or card hooks, written in the game's files,
+        is called straight (its missing arguments take their defaults here); a native or
+        hooked one goes through the engine, which runs its hooks."""
+        kinds = self.gen.proc_name_params.get(s.procedure, set())
+        values = {k: repr(v.name) if k in kinds and isinstance(v, ir.Ref) and v.name not in scope.locals
+                  else self.expr(v, scope) for k, v in s.args.items()}
+        proc = self.gen.procedures.get(s.procedure)
+        if proc is not None and not proc.native and s.procedure not in self.gen.hooked \
+                and all(p.name in values or p.default is not None for p in proc.params):
+            args = "".join(f", {values[p.name] if p.name in values else self.default(p)}" for p in proc.params)
+            self.line(f"yield from {ident(s.procedure, 'P_')}(m, ctx{args})")
+            return
+        if proc is not None and proc.native and s.procedure not in self.gen.hooked \
+                and all(p.name in values or p.default is not None for p in proc.params) \
+                and all(p.name.isidentifier() and not keyword.iskeyword(p.name) for p in proc.params):
+            # the engine's own method, called straight; it may return a generator to run
+            args = "".join(f", {p.name}={values[p.name] if p.name in values else self.default(p)}"
+                           for p in proc.params)
+            temp = self.fresh()
+            self.line(f"{temp} = m.natives[{s.procedure!r}](ctx{args})")
+            self.line(f"if type({temp}) is rt.GeneratorType:")
+            self.line(f"    yield from {temp}")
+            return
+        pairs = ", ".join(f"{k!r}: {v}" for k, v in values.items())
+        self.line(f"yield from rt.invoke(m, ctx, {s.procedure!r}, {{{pairs}}})")
+
+
+    def assign(self, s: ir.Assign, scope: Scope) -> None:
+        value = self.expr(s.value, scope)
+        period = None
+        condition = "None"
+        if s.duration is not None and s.duration.kind in ("until_end", "until_next"):
+            period = s.duration.period if s.duration.kind == "until_end" else f"next:{s.duration.period}"
+        elif s.duration is not None and s.duration.kind == "while" and s.duration.condition is not None:
+            condition = f"(lambda: {self.expr(s.duration.condition, scope)})"
+        target = s.target
+        if isinstance(target, ir.Ref) and target.name in scope.locals:
+            name = ident(target.name)
+            if s.op == "set":
+                self.line(f"{name} = {value}")
+            else:
+                sign = "+" if s.op == "increase" else "-"
+                self.line(f"{name} = rt.arith({sign!r}, {name}, {value})")
+            return
+        if isinstance(target, ir.Ref):
+            owner = "None" if self.gen.counter_scope(target.name) == "shared" else "ctx.you"
+            self.line(f"rt.change_counter(m, {owner}, {target.name!r}, {s.op!r}, {value})")
+            return
+        if isinstance(target, ir.Attr):
+            obj = self.expr(target.obj, scope)
+            # `until your next X` lapses when the player making the change next begins X
+            lapse = f"rt.next_period({period!r}, ctx.you or m.current)" if period and period.startswith("next:") \
+                else repr(period)
+            self.line(f"rt.change_field(m, {obj}, {target.name!r}, {s.op!r}, {value}, {lapse}, {condition})")
+            return
+        if isinstance(target, ir.Index):
+            obj = self.expr(target.obj, scope)
+            index = self.expr(target.index, scope)
+            self.line(f"rt.change_index(m, {obj}, {index}, {s.op!r}, {value})")
+            return
+        raise CodegenError(f"cannot assign to {target.kind}")  # the checker rejects this first
+
+    def choose(self, s: ir.Choose, scope: Scope) -> None:
+        source = self.expr(s.source, scope, decide=False)
+        by = self.expr(s.by, scope) if s.by is not None else "ctx.you"
+        where = "None"
+        if s.condition is not None:
+            inner = scope.child()
+            inner.bind("it")
+            where = f"(lambda v_it: {self.expr(s.condition, inner, decide=False)})"
+        n = self.expr(s.count.n, scope) if s.count.n is not None else "None"
+        scope.bind(s.var)
+        targeting = isinstance(s.source, ir.Query) and s.source.det == "target"
+        site = self.gen.choice_site()
+        self.line(f"{ident(s.var)} = yield rt.Choose(m, {by}, rt.probed_options(m, {site!r}, "
+                  f"lambda: rt.options(m, {source}, {where})), "
+                  f"{s.count.mode!r}, {n}, hidden={s.hidden!r}, optional={s.optional!r}, "
+                  f"targeting={targeting!r}, label={s.var!r}, line={s.span.line!r})")
+
+
+def rebound_names(body: list[ir.Stmt]) -> set[str]:
+    """Names a body binds more than once, or sets: a loop's variable is "certainly a card"
+    only when nothing else in the whole body can give the Python variable another value
+    (Python variables live as long as the function, not the block)."""
+    bound: Counter[str] = Counter()
+    assigned: set[str] = set()
+    for node in nodes(body):
+        if isinstance(node, ir.Let):
+            bound[node.name] += 1
+        elif isinstance(node, ir.ForEach | ir.Choose):
+            bound[node.var] += 1
+        elif isinstance(node, ir.Assign) and isinstance(node.target, ir.Ref):
+            assigned.add(node.target.name)
+    return {name for name, count in bound.items() if count > 1} | assigned

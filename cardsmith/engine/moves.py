@@ -1,0 +1,300 @@
+"""Legal moves: what the player to decide may do now, found by probing the rules.
+
+A pending request becomes a list of `Action`s with stable ids and readable descriptions:
+a choice's options, or — in a stage's action window — every action and activated
+ability that engine/offers.py allows now, each with every parameter combination for
+which running it up to its payment succeeds (`_probe`/`_try`, rolled back each time).
+Apart from the turn structure (flow.py) because it is the one part of a played match
+that runs rules *hypothetically*: nothing here changes the match for good.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from cardsmith.dsl import ir
+from cardsmith.engine import offers
+from cardsmith.engine import runtime as rt
+from cardsmith.engine.match import Match
+from cardsmith.engine.scenario_steps import _NotAnOption, _offers
+from cardsmith.engine.seatview import Shown, render
+from cardsmith.model.state import Card, Player
+from cardsmith.model.values import OperationError
+
+if TYPE_CHECKING:
+    from cardsmith.engine.coverage import Tally
+
+# the most parameter combinations one action (or ability) offers in one window; past it
+# the rest are not offered and the match counts the cut (offers_cut), which soaks report
+MAX_COMBINATIONS = 1000
+# the most moves (actions and passes) one stage's window may take before it closes: a
+# bound on rules where players could keep acting without end
+MAX_WINDOW_MOVES = 1000
+
+
+@dataclass(frozen=True)
+class Action:
+    """One legal move: who makes it, a stable id within the decision, and what it does.
+
+    `description` names cards as the log does (`Kick#12`: the referee's names). `parts`
+    is the same description with each value kept apart (engine/seatview.Shown), so a
+    seat's view can name them as that seat may (`seen_as`); empty when the description
+    holds no values."""
+
+    id: int
+    player: int
+    description: str
+    payload: Any
+    parts: tuple[Any, ...] = field(default=(), compare=False)
+
+    def seen_as(self, describe: Any) -> str:
+        return render(self.parts, describe) if self.parts else self.description
+
+
+def _with_values(head: str, choices: list[Any], describe: Any) -> tuple[str, tuple[Any, ...]]:
+    """A move's description — `head`, then its parameters after a colon — and its parts."""
+    described = ", ".join(str(describe(c)) for c in choices)
+    if not described:
+        return head, ()
+    parts: list[Any] = [head, ": "]
+    for i, choice in enumerate(choices):
+        parts += [", ", Shown(choice)] if i else [Shown(choice)]
+    return f"{head}: {described}", tuple(parts)
+
+
+class ActionWindow:
+    """`player` holds priority in a stage's window: the moves offered were worked out
+    when the window opened (engine/offers.py decides which, probing decides legality)."""
+
+    def __init__(self, player: Player, stage: ir.StageDecl, sealed: bool = False) -> None:
+        self.player = player
+        self.stage = stage
+        self.sealed = sealed  # a simultaneous stage: the others' picks are not yet shown
+        self.actions: list[Action] = []
+
+
+class MoveFinder(Match):
+    """The legal-move half of a played match (flow.PlayedMatch is the other half)."""
+
+    tally: Tally | None
+    offers_cut: Counter[str]
+    _picks_cut: bool
+
+    def _program(self, move: Any, player: Player) -> tuple[Generator[Any, Any, Any], str, str]:
+        """The compiled decision a move runs — an action's, or a card's activated ability —
+        with its speed and a label for the log."""
+        if isinstance(move, str):
+            decl = self.game.actions[move]
+            return self.game.handlers[("action", move)](self, rt.Ctx(player, None)), decl.speed, move
+        _kind, card, key = move
+        found = offers.find_activation(self, card, key)
+        if found is None:
+            raise rt.NotLegal(str(key))
+        program = self.game.activation_handler(key)(self, found.ctx())
+        return program, found.ability.speed, f"{card.name}: {found.ability.label}"
+
+    def _label(self, move: Any) -> str:
+        return move if isinstance(move, str) else f"{move[1].name}#{move[1].id}: {move[2]}"
+
+    # ---------------------------------------------------------------- legal actions
+    def _actions_for(self, request: Any) -> list[Action]:
+        if request is None:
+            return []
+        if isinstance(request, ActionWindow):
+            return request.actions
+        if isinstance(request, rt.ChooseOption):
+            who = request.player.index if request.player is not None else 0
+            return [Action(i, who, f"choose '{label}'", i) for i, label in enumerate(request.labels)]
+        if isinstance(request, rt.Choose):
+            return self._choice_actions(request)
+        return []
+
+    def _choice_actions(self, request: rt.Choose) -> list[Action]:
+        who = request.player.index if request.player is not None else 0
+        if request.mode == "one":
+            if request.hidden:  # a blind pick: the chooser sees places, not cards
+                count = len(request.options)
+                out = [Action(i, who, f"choose {'card' if isinstance(o, Card) else 'option'} {i + 1} of {count} "
+                                      f"({request.label})", o) for i, o in enumerate(request.options)]
+            else:
+                out = [Action(i, who, f"choose {self.describe(o)} ({request.label})", o,
+                              ("choose ", Shown(o), f" ({request.label})"))
+                       for i, o in enumerate(request.options)]
+            if request.optional or not out:
+                out.append(Action(len(out), who, "choose nothing", None))
+            return out
+        picks, cut = several_picks(request)
+        if cut:
+            self.offers_cut[f"choose {request.label} (line {request.line})"] += 1
+        return [Action(i, who, f"choose {self.describe(g)} ({request.label})", g,
+                       ("choose ", Shown(g), f" ({request.label})")) for i, g in enumerate(picks)]
+
+    def _window_actions(self, window: ActionWindow) -> list[Action]:
+        """The moves the priority holder has: the stage's actions and the activated
+        abilities of their cards that engine/offers.py allows now, each parameter
+        combination that probing finds legal — and `pass`, unless the stage says
+        `pass: no` and some move is legal."""
+        holder = window.player
+        who = holder.index
+        stage = window.stage
+        is_current = holder is self.current
+        stack_busy = bool(self.stack_programs)
+        out: list[Action] = []
+        self.probe_cache.clear()  # options remembered while probing this position only
+        listed = [name for name in stage.actions if name not in ("pass", "activate")]
+        listed += [name for name in self.game.instant_actions if name not in listed]
+        for name in listed:
+            decl = self.game.actions.get(name)
+            if decl is None or not offers.action_offered(decl, is_current, stack_busy) \
+                    or not self.within_limit(name, holder):
+                continue
+            for choices in self._probe(name, holder):
+                label, parts = _with_values(decl.label, choices, self.describe)
+                out.append(Action(len(out), who, label, (name, choices), parts))
+        lists_activate = "activate" in stage.actions
+        for found in offers.activations(self, holder):
+            if not offers.ability_offered(found.ability, is_current, stack_busy, lists_activate):
+                continue
+            for choices in self._probe(found.move, holder):
+                label, parts = _with_values(f"{found.card.name}: {found.ability.label}", choices, self.describe)
+                out.append(Action(len(out), who, label, (found.move, choices), parts))
+        if stage.passing or not out:
+            out.append(Action(len(out), who, "pass", "pass"))
+        return out
+
+    def _probe(self, move: Any, player: Player) -> list[list[Any]]:
+        """Every parameter combination for which the move is legal (condition + cost).
+
+        Breadth first, one run of the move per prefix of answers. When an action's
+        legality cannot depend on the answer to its last choice
+        (compiler/actions.option_blind_parameters), one run with the first option of that
+        choice decides for all of them — the same list, in the same order."""
+        last = self.game.option_blind.get(move) if isinstance(move, str) else None
+        self._picks_cut = False  # a pick of several cards among too many combinations (_try)
+        found: list[list[Any]] = []
+        frontier: list[list[Any]] = [[]]
+        while frontier and len(found) < MAX_COMBINATIONS:
+            prefix = frontier.pop(0)
+            outcome = self._try(move, player, prefix)
+            if outcome is True:
+                found.append(prefix)
+            elif isinstance(outcome, list):
+                if last is not None and len(prefix) == last - 1:
+                    if self.game.play_conditions:  # a card that may not be played now is no option
+                        outcome = [option for option in outcome if self._may_play(option, player)]
+                    if outcome and self._try(move, player, [*prefix, outcome[0]]) is True:
+                        found.extend([*prefix, option] for option in outcome)
+                else:
+                    frontier.extend([*prefix, option] for option in outcome)
+        if len(found) > MAX_COMBINATIONS or (frontier and len(found) >= MAX_COMBINATIONS) or self._picks_cut:
+            self.offers_cut[move if isinstance(move, str) else f"{move[1].name}: {move[2]}"] += 1
+        return found[:MAX_COMBINATIONS]
+
+    def _try(self, move: Any, player: Player, prefix: list[Any]) -> bool | list[Any]:
+        """Run the move up to its payment with these choices, then roll everything back.
+
+        True: legal as is. A list: the options of the next, still open, choice. False: not legal."""
+        snapshot = self.snapshot_state()
+        script = list(prefix)
+        try:
+            program, _speed, _label = self._program(move, player)
+        except rt.NotLegal:
+            self.restore_state(snapshot)
+            return False
+        self.probe_path = (move if isinstance(move, str) else ("activate", move[1].id, move[2]), player.index)
+        try:
+            reply: Any = None
+            while True:
+                request = program.send(reply)
+                if isinstance(request, rt.Paid):
+                    return True
+                if isinstance(request, rt.Choose):
+                    if not script:
+                        if request.mode == "one":
+                            return list(request.options)
+                        picks, cut = several_picks(request)
+                        self._picks_cut = self._picks_cut or cut
+                        return picks
+                    reply = script.pop(0)
+                    if not _answers(request, reply):
+                        return False  # no longer an option (a card that moved, a target gone)
+                    if self.game.play_conditions and not self._may_play(reply, player):
+                        return False  # it would play a card whose `play:` condition fails
+                    self.probe_path += (tuple(reply) if isinstance(reply, list) else reply,)
+                    continue
+                if isinstance(request, rt.ChooseOption):
+                    if not script:
+                        return list(range(len(request.labels)))
+                    reply = script.pop(0)
+                    if not (type(reply) is int and 0 <= reply < len(request.labels)):
+                        return False
+                    self.probe_path += (reply,)
+                    continue
+                reply = None
+        except (StopIteration, rt.CannotPay, rt.NotLegal, _NotAnOption):
+            return False
+        except OperationError as error:
+            if error.kind in ("large", "limit"):
+                # a rule beyond the limits (`choose x from 1..10^15`) is a broken rule, not an
+                # illegal move: the match stops naming it, as it would when the move ran
+                raise
+            return False
+        except (rt.RulesError, TypeError, ValueError, AttributeError, KeyError, IndexError, RecursionError):
+            return False
+        finally:
+            self.probe_path = None
+            program.close()
+            self.restore_state(snapshot)
+
+    def _may_play(self, picked: Any, player: Player) -> bool:
+        """Does every card this answer would play — one its chooser takes out of a zone
+        only they can see, as _apply_move records it — meet its `play:` condition (read
+        with `self` the card and `you` the player)?"""
+        for value in picked if isinstance(picked, list) else [picked]:
+            if isinstance(value, Card) and value.zone is not None and value.zone.visibility == "owner" \
+                    and value.zone.owner is player:
+                condition = self.game.play_conditions.get(value.name)
+                if condition is None:
+                    continue
+                try:
+                    if not rt.truth(condition(self, rt.Ctx(player, value))):
+                        return False
+                except (rt.RulesError, TypeError, ValueError, AttributeError, KeyError, IndexError):
+                    return False  # a condition that cannot be read now does not hold (as in _try)
+        return True
+
+
+def several_picks(request: rt.Choose) -> tuple[list[list[Any]], bool]:
+    """Every answer to a pick of several items, each a combination of the options in their
+    order: `exact` — every group of n (all the options when there are fewer); `up_to` and
+    `any` — none, then every group of one, of two, ... up to n (`any`: up to all of them).
+    Equal groups (a list source may repeat a value) are offered once; at most
+    MAX_COMBINATIONS are offered, and True says that some were cut."""
+    options = request.options
+    n = len(options) if request.n is None else max(0, min(request.n, len(options)))
+    sizes = [n] if request.mode == "exact" else range(n + 1)
+    groups = itertools.chain.from_iterable(itertools.combinations(options, r) for r in sizes)
+    picks: list[list[Any]] = []
+    seen: set[tuple[Any, ...]] = set()
+    for group in groups:
+        key = tuple((type(o), o) if type(o) in (int, str, bool) else (None, id(o)) for o in group)
+        if key in seen:
+            continue
+        if len(picks) == MAX_COMBINATIONS:
+            return picks, True
+        seen.add(key)
+        picks.append(list(group))
+    return picks, False
+
+
+def _answers(request: rt.Choose, reply: Any) -> bool:
+    """Is a scripted answer one the choice offers now (each item of a several-item pick)?"""
+    if request.mode == "one":
+        # the answer is usually the very object offered: test identity before equality
+        return (reply is None and request.optional) or any(reply is option for option in request.options) \
+            or _offers(request, reply)
+    return isinstance(reply, list) and all(_offers(request, item) for item in reply)

@@ -1,0 +1,137 @@
+"""Queries over the table: `all units in your hand where ...`, `is` qualities, `top of`.
+
+Generated code calls them as `q.query(...)`, `q.is_(...)` and `q.top(...)`. A query
+walks only the zones it can find cards in (compiler/queryplan.py decides which, and may
+test a condition once per zone) and reads card qualities — a card type's noun, a status,
+an enum value, `friendly`/`enemy`, `damaged` — from the compiled game's tables. Apart
+from runtime.py because it is the one part of the runtime that searches the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from cardsmith.dsl import ir
+from cardsmith.engine.runtime import Ctx, players, whole
+from cardsmith.model.state import Card, EnumValue, Player, Zone
+from cardsmith.model.values import RulesError
+
+if TYPE_CHECKING:
+    from cardsmith.engine.match import Match
+
+
+def query(m: Match, ctx: Ctx, noun: str, adjectives: list[str], zone: Any,
+          where: Callable[[Any], Any] | None, by_zone: Callable[[Any], Any] | None = None,
+          rest: Callable[[Any], Any] | None = None) -> list[Any]:
+    """The cards (or players) a query names, in zone order: of the noun's type, with
+    every adjective, where the condition holds. Always a new list.
+
+    `by_zone` and `rest`, when the compiler splits the condition (compiler/queryplan.py):
+    the part that reads a card only by its zone, asked once per zone, and the part asked
+    of each card of the zones that pass."""
+    noun = noun.lower()
+    if noun in ir.PLAYER_NOUNS:
+        pool: list[Any] = players(m)
+        if noun.startswith("opponent") or "other" in adjectives:
+            pool = [p for p in pool if p is not ctx.you]
+        return [p for p in pool if where is None or where(p)]
+    type_name = m.game.nouns.get(noun)
+    if by_zone is not None and where is not None and not isinstance(zone, list):
+        if zone is None:
+            return _query_by_zone(m, ctx, type_name, adjectives, m.zones.values(), where, by_zone, rest)
+        if type(zone) is Zone:
+            return _query_by_zone(m, ctx, type_name, adjectives, (zone,), where, by_zone, rest)
+    if zone is None:
+        cards = m.all_cards() if type_name is None else [
+            c for z in m.zones.values() for c in z.cards if c.type == type_name]
+    elif type(zone) is Zone:
+        cards = list(zone.cards) if type_name is None else [c for c in zone.cards if c.type == type_name]
+    elif isinstance(zone, list):
+        cards = [c for c in zone if isinstance(c, Card) and (type_name is None or c.type == type_name)]
+    else:
+        raise RulesError(f"cannot look for cards in {zone!r}")
+    for word in adjectives:  # each adjective narrows what the previous ones left
+        cards = [c for c in cards if _has_quality(m, ctx, c, word)]
+    if where is not None:
+        cards = [c for c in cards if where(c)]
+    return cards
+
+
+def _query_by_zone(m: Match, ctx: Ctx, type_name: str | None, adjectives: list[str], zones: Iterable[Zone],
+                   where: Callable[[Any], Any], by_zone: Callable[[Any], Any],
+                   rest: Callable[[Any], Any] | None) -> list[Any]:
+    """query() over whole zones: the zone test is asked of any card of the zone (its
+    answer is the same for every card there), and the zone skipped when it fails — before
+    its cards are even sorted by type. A zone whose test raises is asked card by card with
+    the whole condition, as the query would without a plan."""
+    found: list[Any] = []
+    for z in zones:
+        cards = z.cards
+        if not cards:
+            continue
+        try:
+            passes = bool(by_zone(cards[0]))
+        except Exception:
+            passes = None
+        if passes is False:
+            continue
+        if type_name is not None:
+            cards = [c for c in cards if c.type == type_name]
+        for word in adjectives:
+            if not cards:
+                break
+            cards = [c for c in cards if _has_quality(m, ctx, c, word)]
+        if passes is None:
+            found.extend(c for c in cards if where(c))
+        elif rest is None:
+            found.extend(cards)
+        else:
+            found.extend(c for c in cards if rest(c))
+    return found
+
+
+def _has_quality(m: Match, ctx: Ctx, card: Card, word: str) -> bool:
+    if word in m.game.statuses:
+        return word in card.statuses
+    if word == "friendly":
+        return card.controller is ctx.you
+    if word == "enemy":
+        return card.controller is not None and card.controller is not ctx.you
+    if word == "other":
+        return card is not ctx.self
+    if word in ("token", "tokens"):
+        return m.is_token(card)
+    if word == "face_down":
+        return card.face_down
+    if word == "face_up":
+        return not card.face_down
+    if word == "attached":
+        return card.host is not None
+    if word == "unattached":
+        return card.host is None
+    if word in m.game.value_enum:
+        return any(isinstance(v, EnumValue) and v.name == word for v in card.base.values())
+    if word in m.game.keywords:
+        return any(k == word for k, _ in m.keywords_of(card))
+    type_name = m.game.nouns.get(word.lower())
+    if type_name is not None:
+        return card.type == type_name
+    return False
+
+
+def is_(m: Match, ctx: Ctx, value: Any, words: list[str]) -> bool:
+    if isinstance(value, Card):
+        return all(_has_quality(m, ctx, value, w) for w in words)
+    if isinstance(value, Player):
+        return all(w in ("player",) or (w == "eliminated" and value.eliminated) for w in words)
+    return False
+
+
+def top(m: Match, zone: Any, count: Any, bottom: bool) -> Any:
+    if not isinstance(zone, Zone):
+        raise RulesError(f"'top of' needs a zone, not {zone!r}")
+    cards = zone.cards[::-1] if bottom else zone.cards
+    if count is None:
+        return cards[0] if cards else None
+    return list(cards[: whole(m, count)])
