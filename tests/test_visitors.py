@@ -37,6 +37,10 @@ def test_every_visitor_covers_what_it_promises() -> None:
     assert incomplete == {}
     for cls in visitors:
         assert cls.covers, f"{cls.__name__} covers no node kinds: say which (covers = members(ir.Expr))"
+    # the back ends that walk the IR: rules text, static evaluation, printables, code
+    # generation, purity and query planning, the checker
+    names = {cls.__name__ for cls in visitors}
+    assert {"StaticEnv", "ExprWriter", "BodyWriter", "ExpressionChecker", "StatementChecker"} <= names, names
 
 
 def test_the_dispatch_goes_to_the_nodes_method_and_names_a_missing_one() -> None:
@@ -52,3 +56,17 @@ def test_the_dispatch_goes_to_the_nodes_method_and_names_a_missing_one() -> None
         Kinds().visit(ir.Text.model_construct(value="x", span=span))
     assert "Text" in Kinds.missing() and "Num" not in Kinds.missing()
     assert len(members(ir.Expr)) >= 20 and ir.BinOp in members(ir.Expr)
+
+
+def test_rules_text_words_a_conditional() -> None:
+    """`if c then a else b` printed as "?" before the rules-text visitor named every kind."""
+    from cardsmith.compiler.text import render_expr
+
+    span = ir.Num.model_fields["span"].default
+
+    def num(n: int) -> ir.Num:
+        return ir.Num.model_construct(num=n, den=1, span=span)
+
+    cond = ir.Compare.model_construct(op=">", left=num(2), right=num(1), span=span)
+    e = ir.Conditional.model_construct(condition=cond, then=num(3), otherwise=num(4), span=span)
+    assert render_expr(e) == f"3 if {render_expr(cond)}, otherwise 4"

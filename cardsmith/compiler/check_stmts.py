@@ -16,10 +16,16 @@ from cardsmith.compiler.namekinds import NAME_PARAM_TYPES
 from cardsmith.compiler.symbols import PERIODS, SCENARIO_STATEMENTS
 from cardsmith.dsl import ir
 from cardsmith.dsl.diagnostics import did_you_mean
+from cardsmith.dsl.visitor import members
 
 
 class StatementChecker(ExpressionChecker):
-    """Checks statements in a scope, and builds the scope parameters open."""
+    """Checks statements in a scope, and builds the scope parameters open.
+
+    `statement` dispatches to `visit_<Stmt>`; `covers` adds the statements to the
+    expressions, so this class's table (and the composed Checker's) holds both."""
+
+    covers = members(ir.Expr) + members(ir.Stmt)
 
     def param_scope(self, params: Iterable[ir.Param]) -> Scope:
         scope: Scope = {}
@@ -48,73 +54,85 @@ class StatementChecker(ExpressionChecker):
             self.statement(stmt, inner)
 
     def statement(self, s: ir.Stmt, scope: Scope) -> None:
-        if isinstance(s, ir.Let):
-            scope[s.name] = self.infer(s.value, scope)
-        elif isinstance(s, ir.Assign):
-            self.check_assign(s, scope)
-        elif isinstance(s, ir.If):
-            for b in s.branches:
-                self.expect_type(b.condition, scope, {"bool", "any"}, "a condition")
-                self.block(b.body, scope)
-            if s.orelse is not None:
-                self.block(s.orelse, scope)
-        elif isinstance(s, ir.ForEach):
-            source = self.infer(s.source, scope)
-            inner = dict(scope)
-            inner[s.var] = element_of(source)
-            self.block(s.body, inner, share=True)
-        elif isinstance(s, ir.Repeat):
-            self.expect_type(s.count, scope, NUMERIC, "a repeat count")
-            self.block(s.body, scope)
-        elif isinstance(s, ir.While):
-            self.expect_type(s.condition, scope, {"bool", "any"}, "a condition")
-            self.block(s.body, scope)
-        elif isinstance(s, ir.Choose):
-            source = self.infer(s.source, scope)
-            if s.condition is not None:
-                inner = {**scope, "it": element_of(source)}
-                self.expect_type(s.condition, inner, {"bool", "any"}, "a where clause")
-            if source not in ("cards", "card", "players", "list", "any", "range", "player"):
-                self.error(s.source.span, "CS0301", f"cannot choose from {article(source)}",
-                           "choose from a query, a zone's cards, a list or players")
-            if s.by is not None:
-                self.expect_type(s.by, scope, {"player", "any"}, "the chooser")
-            if s.count.n is not None:
-                self.expect_type(s.count.n, scope, NUMERIC, "a count")
-            element = element_of(source)
-            scope[s.var] = element if s.count.mode == "one" else plural_of(element)
-        elif isinstance(s, ir.ChooseOne):
-            if s.by is not None:
-                self.expect_type(s.by, scope, {"player", "any"}, "the chooser")
-            for o in s.options:
-                self.block(o.body, scope)
-        elif isinstance(s, ir.Simultaneously):
-            self.block(s.body, scope, share=True)
-        elif isinstance(s, ir.Emit):
-            self.check_emit(s, scope)
-        elif isinstance(s, ir.Return):
-            if s.value is not None:
-                self.infer(s.value, scope)
-        elif isinstance(s, ir.Invoke):
-            self.check_invoke(s, scope)
-        elif isinstance(s, ir.Perform):
-            if not self.in_scenario_body:
-                self.error(s.span, "CS0205", f"'{'expect illegal' if s.expect_illegal else 'perform'}' only works "
-                           "in a scenario", "in the rules, players take actions through the stages' windows")
-            self.use("action", s.action)
-            if s.action not in self.sym.actions:
-                self.error(s.span, "CS0202", f"unknown action '{s.action}'",
-                           did_you_mean(s.action, self.sym.actions))
-            self.expect_type(s.by, scope, {"player", "any", "number"}, "the acting player")
-            for c in s.choosing:
-                self.infer(c, scope)
-        elif isinstance(s, ir.Expect):
-            if not self.in_scenario_body:
-                self.error(s.span, "CS0205", "'expect' only works in a scenario",
-                           "a rule that must hold is a 'check' block; a scenario asserts with 'expect'")
-            self.expect_type(s.condition, scope, {"bool", "any"}, "an expectation")
+        self.visit(s, scope)
 
-    def check_assign(self, s: ir.Assign, scope: Scope) -> None:
+    # One method per statement kind, found by the Visitor's table; a statement may bind
+    # names in `scope` (let, choose), so each gets the scope it runs in.
+
+    def visit_Let(self, s: ir.Let, scope: Scope) -> None:
+        scope[s.name] = self.infer(s.value, scope)
+
+    def visit_If(self, s: ir.If, scope: Scope) -> None:
+        for b in s.branches:
+            self.expect_type(b.condition, scope, {"bool", "any"}, "a condition")
+            self.block(b.body, scope)
+        if s.orelse is not None:
+            self.block(s.orelse, scope)
+
+    def visit_ForEach(self, s: ir.ForEach, scope: Scope) -> None:
+        source = self.infer(s.source, scope)
+        inner = dict(scope)
+        inner[s.var] = element_of(source)
+        self.block(s.body, inner, share=True)
+
+    def visit_Repeat(self, s: ir.Repeat, scope: Scope) -> None:
+        self.expect_type(s.count, scope, NUMERIC, "a repeat count")
+        self.block(s.body, scope)
+
+    def visit_While(self, s: ir.While, scope: Scope) -> None:
+        self.expect_type(s.condition, scope, {"bool", "any"}, "a condition")
+        self.block(s.body, scope)
+
+    def visit_Choose(self, s: ir.Choose, scope: Scope) -> None:
+        source = self.infer(s.source, scope)
+        if s.condition is not None:
+            inner = {**scope, "it": element_of(source)}
+            self.expect_type(s.condition, inner, {"bool", "any"}, "a where clause")
+        if source not in ("cards", "card", "players", "list", "any", "range", "player"):
+            self.error(s.source.span, "CS0301", f"cannot choose from {article(source)}",
+                       "choose from a query, a zone's cards, a list or players")
+        if s.by is not None:
+            self.expect_type(s.by, scope, {"player", "any"}, "the chooser")
+        if s.count.n is not None:
+            self.expect_type(s.count.n, scope, NUMERIC, "a count")
+        element = element_of(source)
+        scope[s.var] = element if s.count.mode == "one" else plural_of(element)
+
+    def visit_ChooseOne(self, s: ir.ChooseOne, scope: Scope) -> None:
+        if s.by is not None:
+            self.expect_type(s.by, scope, {"player", "any"}, "the chooser")
+        for o in s.options:
+            self.block(o.body, scope)
+
+    def visit_Simultaneously(self, s: ir.Simultaneously, scope: Scope) -> None:
+        self.block(s.body, scope, share=True)
+
+    def visit_Cancel(self, s: ir.Cancel, scope: Scope) -> None:
+        """`cancel` names nothing and computes nothing: there is nothing to check."""
+
+    def visit_Return(self, s: ir.Return, scope: Scope) -> None:
+        if s.value is not None:
+            self.infer(s.value, scope)
+
+    def visit_Perform(self, s: ir.Perform, scope: Scope) -> None:
+        if not self.in_scenario_body:
+            self.error(s.span, "CS0205", f"'{'expect illegal' if s.expect_illegal else 'perform'}' only works "
+                       "in a scenario", "in the rules, players take actions through the stages' windows")
+        self.use("action", s.action)
+        if s.action not in self.sym.actions:
+            self.error(s.span, "CS0202", f"unknown action '{s.action}'",
+                       did_you_mean(s.action, self.sym.actions))
+        self.expect_type(s.by, scope, {"player", "any", "number"}, "the acting player")
+        for c in s.choosing:
+            self.infer(c, scope)
+
+    def visit_Expect(self, s: ir.Expect, scope: Scope) -> None:
+        if not self.in_scenario_body:
+            self.error(s.span, "CS0205", "'expect' only works in a scenario",
+                       "a rule that must hold is a 'check' block; a scenario asserts with 'expect'")
+        self.expect_type(s.condition, scope, {"bool", "any"}, "an expectation")
+
+    def visit_Assign(self, s: ir.Assign, scope: Scope) -> None:
         target = s.target
         if isinstance(target, ir.Ref):
             name = target.name
@@ -182,7 +200,7 @@ class StatementChecker(ExpressionChecker):
         if d.condition is not None:
             self.expect_type(d.condition, scope, {"bool", "any"}, "a duration condition")
 
-    def check_emit(self, s: ir.Emit, scope: Scope) -> None:
+    def visit_Emit(self, s: ir.Emit, scope: Scope) -> None:
         event = self.sym.events.get(s.event)
         for a in s.args:
             self.infer(a, scope)
@@ -195,7 +213,7 @@ class StatementChecker(ExpressionChecker):
             self.error(s.span, "CS0502", f"event '{s.event}' takes {len(event.params)} value(s), "
                        f"{len(s.args)} given")
 
-    def check_invoke(self, s: ir.Invoke, scope: Scope) -> None:
+    def visit_Invoke(self, s: ir.Invoke, scope: Scope) -> None:
         proc = self.sym.procedures.get(s.procedure)
         if proc is None:  # the builder only resolves to known procedures
             return

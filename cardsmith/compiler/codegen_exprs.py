@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from cardsmith.compiler import queryplan
 from cardsmith.dsl import ir
+from cardsmith.dsl.visitor import Visitor, members
 from cardsmith.dsl.words import EVERY_DETERMINERS
 
 if TYPE_CHECKING:
@@ -58,11 +59,14 @@ class Scope:
             self.cards.discard(name)
 
 
-class ExprWriter:
+class ExprWriter(Visitor):
     """Writes the Python lines of one function body: the lines themselves, each with the
     .cards line of the rule statement it belongs to (for the module's line table,
     linetable.py), and the expressions they are made of. BodyWriter (codegen_stmts.py)
-    adds the statements."""
+    adds the statements. A visitor over expressions: `expr` dispatches to the node's
+    `visit_<Kind>` by one table lookup, and a kind without a method fails the suite."""
+
+    covers = members(ir.Expr)
 
     def __init__(self, gen: CodeGenerator, indent: int = 1) -> None:
         self.gen = gen
@@ -98,69 +102,98 @@ class ExprWriter:
         or pick at random are hoisted into a choice before the current statement."""
         if e is None:
             return "None"
-        if isinstance(e, ir.Num):
-            return repr(e.num) if e.den == 1 else f"rt.F({e.num!r}, {e.den!r})"
-        if isinstance(e, ir.Text):
-            return repr(e.value)
-        if isinstance(e, ir.Bool):
-            return repr(e.value)
-        if isinstance(e, ir.NoneLit):
-            return "None"
-        if isinstance(e, ir.Dice):
-            return f"rt.Dice({e.count!r}, {e.sides!r})"
-        if isinstance(e, ir.Dim):
-            return repr(e.mm)
-        if isinstance(e, ir.CardRef):
-            return repr(e.name)
-        if isinstance(e, ir.Ref):
-            return self.ref(e.name, scope)
-        if isinstance(e, ir.Attr):
-            return self.attr(e, scope)
-        if isinstance(e, ir.Call):
-            args = ", ".join(self.call_args(e, scope))
-            if e.func in self.gen.native_functions:
-                return f"fn.fn_{ident(e.func, '')}(m, ctx{', ' if args else ''}{args})"
-            body = e.func in self.gen.body_functions
-            purity = self.gen.pure.get(e.func)
-            if purity is not None and purity.worth_it:  # remembered while the state is unchanged (purity.py)
-                helper = "rt.memo_body" if body else "rt.memo"
-                return f"{helper}(m, ctx, {ident(e.func, 'F_')}, {purity.reads_actor!r}{', ' if args else ''}{args})"
-            call = f"{ident(e.func, 'F_')}(m, ctx{', ' if args else ''}{args})"
-            return f"rt.run_pure(m, {call})" if body else call
-        if isinstance(e, ir.Index):
-            return f"rt.index({self.expr(e.obj, scope)}, {self.expr(e.index, scope)})"
-        if isinstance(e, ir.BinOp):
-            return f"rt.{_ARITH[e.op]}({self.expr(e.left, scope)}, {self.expr(e.right, scope)})"
-        if isinstance(e, ir.Neg):
-            return f"rt.neg({self.expr(e.operand, scope)})"
-        if isinstance(e, ir.Compare):
-            return self.compare(e, scope)
-        if isinstance(e, ir.Logic):
-            op = "and" if e.op == "and" else "or"
-            return f"({self.boolean(e.left, scope)} {op} {self.boolean(e.right, scope)})"
-        if isinstance(e, ir.Not):
-            return f"(not {self.expr(e.operand, scope)})"
-        if isinstance(e, ir.Contains):
-            test = f"rt.contains(m, {self.expr(e.collection, scope)}, {self.expr(e.item, scope)})"
-            return f"(not {test})" if e.negated else test
-        if isinstance(e, ir.IsTest):
-            test = f"q.is_(m, ctx, {self.expr(e.value, scope)}, {e.words!r})"
-            return f"(not {test})" if e.negated else test
-        if isinstance(e, ir.Conditional):
-            return (f"({self.expr(e.then, scope)} if {self.expr(e.condition, scope)} "
-                    f"else {self.expr(e.otherwise, scope)})")
-        if isinstance(e, ir.RangeExpr):
-            return f"rt.Range({self.expr(e.low, scope)}, {self.expr(e.high, scope)})"
-        if isinstance(e, ir.ListExpr):
-            return "[" + ", ".join(self.expr(i, scope) for i in e.items) + "]"
-        if isinstance(e, ir.Roll):
-            return f"rt.roll(m, {self.expr(e.dice, scope)})"
-        if isinstance(e, ir.TopOf):
-            count = self.expr(e.count, scope) if e.count is not None else "None"
-            return f"q.top(m, {self.expr(e.zone, scope)}, {count}, {e.bottom!r})"
-        if isinstance(e, ir.Query):
-            return self.query(e, scope, decide)
-        raise CodegenError(f"cannot compile {type(e).__name__}")
+        code: str = self.visit(e, scope, decide)
+        return code
+
+    def generic_visit(self, node: object, *args: object) -> str:
+        raise CodegenError(f"cannot compile {type(node).__name__}")
+
+    # one method per expression kind: (node, scope, decide) -> Python source
+    def visit_Num(self, e: ir.Num, scope: Scope, decide: bool) -> str:
+        return repr(e.num) if e.den == 1 else f"rt.F({e.num!r}, {e.den!r})"
+
+    def visit_Text(self, e: ir.Text, scope: Scope, decide: bool) -> str:
+        return repr(e.value)
+
+    def visit_Bool(self, e: ir.Bool, scope: Scope, decide: bool) -> str:
+        return repr(e.value)
+
+    def visit_NoneLit(self, e: ir.NoneLit, scope: Scope, decide: bool) -> str:
+        return "None"
+
+    def visit_Dice(self, e: ir.Dice, scope: Scope, decide: bool) -> str:
+        return f"rt.Dice({e.count!r}, {e.sides!r})"
+
+    def visit_Dim(self, e: ir.Dim, scope: Scope, decide: bool) -> str:
+        return repr(e.mm)
+
+    def visit_CardRef(self, e: ir.CardRef, scope: Scope, decide: bool) -> str:
+        return repr(e.name)
+
+    def visit_Ref(self, e: ir.Ref, scope: Scope, decide: bool) -> str:
+        return self.ref(e.name, scope)
+
+    def visit_Attr(self, e: ir.Attr, scope: Scope, decide: bool) -> str:
+        return self.attr(e, scope)
+
+    def visit_Call(self, e: ir.Call, scope: Scope, decide: bool) -> str:
+        args = ", ".join(self.call_args(e, scope))
+        if e.func in self.gen.native_functions:
+            return f"fn.fn_{ident(e.func, '')}(m, ctx{', ' if args else ''}{args})"
+        body = e.func in self.gen.body_functions
+        purity = self.gen.pure.get(e.func)
+        if purity is not None and purity.worth_it:  # remembered while the state is unchanged (purity.py)
+            helper = "rt.memo_body" if body else "rt.memo"
+            return f"{helper}(m, ctx, {ident(e.func, 'F_')}, {purity.reads_actor!r}{', ' if args else ''}{args})"
+        call = f"{ident(e.func, 'F_')}(m, ctx{', ' if args else ''}{args})"
+        return f"rt.run_pure(m, {call})" if body else call
+
+    def visit_Index(self, e: ir.Index, scope: Scope, decide: bool) -> str:
+        return f"rt.index({self.expr(e.obj, scope)}, {self.expr(e.index, scope)})"
+
+    def visit_BinOp(self, e: ir.BinOp, scope: Scope, decide: bool) -> str:
+        return f"rt.{_ARITH[e.op]}({self.expr(e.left, scope)}, {self.expr(e.right, scope)})"
+
+    def visit_Neg(self, e: ir.Neg, scope: Scope, decide: bool) -> str:
+        return f"rt.neg({self.expr(e.operand, scope)})"
+
+    def visit_Compare(self, e: ir.Compare, scope: Scope, decide: bool) -> str:
+        return self.compare(e, scope)
+
+    def visit_Logic(self, e: ir.Logic, scope: Scope, decide: bool) -> str:
+        op = "and" if e.op == "and" else "or"
+        return f"({self.boolean(e.left, scope)} {op} {self.boolean(e.right, scope)})"
+
+    def visit_Not(self, e: ir.Not, scope: Scope, decide: bool) -> str:
+        return f"(not {self.expr(e.operand, scope)})"
+
+    def visit_Contains(self, e: ir.Contains, scope: Scope, decide: bool) -> str:
+        test = f"rt.contains(m, {self.expr(e.collection, scope)}, {self.expr(e.item, scope)})"
+        return f"(not {test})" if e.negated else test
+
+    def visit_IsTest(self, e: ir.IsTest, scope: Scope, decide: bool) -> str:
+        test = f"q.is_(m, ctx, {self.expr(e.value, scope)}, {e.words!r})"
+        return f"(not {test})" if e.negated else test
+
+    def visit_Conditional(self, e: ir.Conditional, scope: Scope, decide: bool) -> str:
+        return (f"({self.expr(e.then, scope)} if {self.expr(e.condition, scope)} "
+                f"else {self.expr(e.otherwise, scope)})")
+
+    def visit_RangeExpr(self, e: ir.RangeExpr, scope: Scope, decide: bool) -> str:
+        return f"rt.Range({self.expr(e.low, scope)}, {self.expr(e.high, scope)})"
+
+    def visit_ListExpr(self, e: ir.ListExpr, scope: Scope, decide: bool) -> str:
+        return "[" + ", ".join(self.expr(i, scope) for i in e.items) + "]"
+
+    def visit_Roll(self, e: ir.Roll, scope: Scope, decide: bool) -> str:
+        return f"rt.roll(m, {self.expr(e.dice, scope)})"
+
+    def visit_TopOf(self, e: ir.TopOf, scope: Scope, decide: bool) -> str:
+        count = self.expr(e.count, scope) if e.count is not None else "None"
+        return f"q.top(m, {self.expr(e.zone, scope)}, {count}, {e.bottom!r})"
+
+    def visit_Query(self, e: ir.Query, scope: Scope, decide: bool) -> str:
+        return self.query(e, scope, decide)
 
     def attr(self, e: ir.Attr, scope: Scope) -> str:
         """`x.field`. Where the game gives the name one meaning for every card (a built-in

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from cardsmith.compiler.codegen_exprs import CodegenError, ExprWriter, Scope, ident
 from cardsmith.compiler.purity import nodes
 from cardsmith.dsl import ir
+from cardsmith.dsl.visitor import members
 from cardsmith.dsl.words import EVERY_DETERMINERS
 
 if TYPE_CHECKING:
@@ -40,7 +41,11 @@ def _rolls_dice(node: Any) -> bool:
 
 
 class BodyWriter(ExprWriter):
-    """Writes the Python lines of one function body."""
+    """Writes the Python lines of one function body. A visitor over statements as well as
+    expressions (its `covers` replaces ExprWriter's, so it names both): `stmt` dispatches
+    to the statement's `visit_<Kind>`, `expr` to the expression's."""
+
+    covers = members(ir.Expr) + members(ir.Stmt)
 
     def __init__(self, gen: CodeGenerator, indent: int = 1) -> None:
         super().__init__(gen, indent)
@@ -88,73 +93,81 @@ class BodyWriter(ExprWriter):
         if self.entry_step:
             self.entry_step = False
             self.line(f"m.step({s.span.line!r})")  # a call counts a step too
-        if isinstance(s, ir.Let):
-            value = self.expr(s.value, scope)
-            scope.bind(s.name)
-            self.line(f"{ident(s.name)} = {value}")
-        elif isinstance(s, ir.Assign):
-            self.assign(s, scope)
-        elif isinstance(s, ir.If):
-            for i, branch in enumerate(s.branches):
-                cond = self.expr(branch.condition, scope)
-                self.line(f"{'if' if i == 0 else 'elif'} {cond}:")
-                self.nested(branch.body, scope.child())
-            if s.orelse is not None:
-                self.line("else:")
-                self.nested(s.orelse, scope.child())
-        elif isinstance(s, ir.ForEach):
-            source = self.expr(s.source, scope)
-            inner = scope.child()
-            each = isinstance(s.source, ir.Query) and s.source.det in EVERY_DETERMINERS
-            inner.bind(s.var, card=each and isinstance(s.source, ir.Query)
-                       and s.source.noun.lower() not in ir.PLAYER_NOUNS and s.var not in (self.rebound or ()))
-            if each:
-                self.line(f"for {ident(s.var)} in {source}:")  # a query's result is always a new list
-            else:
-                self.line(f"for {ident(s.var)} in rt.iterate(m, {source}):")
-            self.loop_body(s.span.line, s.body, inner)
-        elif isinstance(s, ir.Repeat):
-            count = self.expr(s.count, scope)
-            self.line(f"for _ in range(rt.whole(m, {count})):")
-            self.loop_body(s.span.line, s.body, scope.child())
-        elif isinstance(s, ir.While):
-            cond = self.expr(s.condition, scope)
-            self.line(f"while {cond}:")
-            self.loop_body(s.span.line, s.body, scope.child())
-        elif isinstance(s, ir.Choose):
-            self.choose(s, scope)
-        elif isinstance(s, ir.ChooseOne):
-            by = self.expr(s.by, scope) if s.by is not None else "ctx.you"
-            labels = [o.label for o in s.options]
-            pick = self.fresh()
-            self.line(f"{pick} = yield rt.ChooseOption(m, {by}, {labels!r}, {s.span.line!r})")
-            for i, option in enumerate(s.options):
-                self.line(f"{'if' if i == 0 else 'elif'} {pick} == {i!r}:")
-                self.nested(option.body, scope.child())
-        elif isinstance(s, ir.Simultaneously):
-            self.line("yield rt.BeginSimultaneous()")
-            self.block(s.body, scope)
-            self.line("yield rt.EndSimultaneous()")
-        elif isinstance(s, ir.Emit):
-            args = ", ".join(self.expr(a, scope) for a in s.args)
-            self.line(f"yield from rt.emit(m, ctx, {s.event!r}, [{args}])")
-        elif isinstance(s, ir.Cancel):
-            self.line("raise rt.Cancelled()")
-        elif isinstance(s, ir.Return):
-            self.line(f"return {self.expr(s.value, scope) if s.value is not None else 'None'}")
-        elif isinstance(s, ir.Invoke):
-            self.invoke(s, scope)
-        elif isinstance(s, ir.Perform):
-            by = self.expr(s.by, scope)
-            choosing = ", ".join(self.expr(c, scope) for c in s.choosing)
-            self.line(f"yield from rt.perform(m, ctx, {s.action!r}, {by}, [{choosing}], "
-                      f"{s.expect_illegal!r}, {s.span.line!r})")
-        elif isinstance(s, ir.Expect):
-            cond = self.expr(s.condition, scope)
-            self.line(f"rt.expect(m, {cond}, {s.message!r}, {s.span.line!r})")
+        self.visit(s, scope)
+
+    # one method per statement kind: (node, scope), writing its lines
+    def visit_Let(self, s: ir.Let, scope: Scope) -> None:
+        value = self.expr(s.value, scope)
+        scope.bind(s.name)
+        self.line(f"{ident(s.name)} = {value}")
+
+    def visit_If(self, s: ir.If, scope: Scope) -> None:
+        for i, branch in enumerate(s.branches):
+            cond = self.expr(branch.condition, scope)
+            self.line(f"{'if' if i == 0 else 'elif'} {cond}:")
+            self.nested(branch.body, scope.child())
+        if s.orelse is not None:
+            self.line("else:")
+            self.nested(s.orelse, scope.child())
+
+    def visit_ForEach(self, s: ir.ForEach, scope: Scope) -> None:
+        source = self.expr(s.source, scope)
+        inner = scope.child()
+        each = isinstance(s.source, ir.Query) and s.source.det in EVERY_DETERMINERS
+        inner.bind(s.var, card=each and isinstance(s.source, ir.Query)
+                   and s.source.noun.lower() not in ir.PLAYER_NOUNS and s.var not in (self.rebound or ()))
+        if each:
+            self.line(f"for {ident(s.var)} in {source}:")  # a query's result is always a new list
+        else:
+            self.line(f"for {ident(s.var)} in rt.iterate(m, {source}):")
+        self.loop_body(s.span.line, s.body, inner)
+
+    def visit_Repeat(self, s: ir.Repeat, scope: Scope) -> None:
+        count = self.expr(s.count, scope)
+        self.line(f"for _ in range(rt.whole(m, {count})):")
+        self.loop_body(s.span.line, s.body, scope.child())
+
+    def visit_While(self, s: ir.While, scope: Scope) -> None:
+        cond = self.expr(s.condition, scope)
+        self.line(f"while {cond}:")
+        self.loop_body(s.span.line, s.body, scope.child())
+
+    def visit_ChooseOne(self, s: ir.ChooseOne, scope: Scope) -> None:
+        by = self.expr(s.by, scope) if s.by is not None else "ctx.you"
+        labels = [o.label for o in s.options]
+        pick = self.fresh()
+        self.line(f"{pick} = yield rt.ChooseOption(m, {by}, {labels!r}, {s.span.line!r})")
+        for i, option in enumerate(s.options):
+            self.line(f"{'if' if i == 0 else 'elif'} {pick} == {i!r}:")
+            self.nested(option.body, scope.child())
+
+    def visit_Simultaneously(self, s: ir.Simultaneously, scope: Scope) -> None:
+        self.line("yield rt.BeginSimultaneous()")
+        self.block(s.body, scope)
+        self.line("yield rt.EndSimultaneous()")
+
+    def visit_Emit(self, s: ir.Emit, scope: Scope) -> None:
+        args = ", ".join(self.expr(a, scope) for a in s.args)
+        self.line(f"yield from rt.emit(m, ctx, {s.event!r}, [{args}])")
+
+    def visit_Cancel(self, s: ir.Cancel, scope: Scope) -> None:
+        self.line("raise rt.Cancelled()")
+
+    def visit_Return(self, s: ir.Return, scope: Scope) -> None:
+        self.line(f"return {self.expr(s.value, scope) if s.value is not None else 'None'}")
+
+    def visit_Perform(self, s: ir.Perform, scope: Scope) -> None:
+        by = self.expr(s.by, scope)
+        choosing = ", ".join(self.expr(c, scope) for c in s.choosing)
+        self.line(f"yield from rt.perform(m, ctx, {s.action!r}, {by}, [{choosing}], "
+                  f"{s.expect_illegal!r}, {s.span.line!r})")
+
+    def visit_Expect(self, s: ir.Expect, scope: Scope) -> None:
+        cond = self.expr(s.condition, scope)
+        self.line(f"rt.expect(m, {cond}, {s.message!r}, {s.span.line!r})")
 
 
-    def invoke(self, s: ir.Invoke, scope: Scope) -> None:
+    def visit_Invoke(self, s: ir.Invoke, scope: Scope) -> None:
         """A procedure call. One that no rule or card hooks, written in the game's files,
         is called straight (its missing arguments take their defaults here); a native or
         hooked one goes through the engine, which runs its hooks."""
@@ -182,7 +195,7 @@ class BodyWriter(ExprWriter):
         self.line(f"yield from rt.invoke(m, ctx, {s.procedure!r}, {{{pairs}}})")
 
 
-    def assign(self, s: ir.Assign, scope: Scope) -> None:
+    def visit_Assign(self, s: ir.Assign, scope: Scope) -> None:
         value = self.expr(s.value, scope)
         period = None
         condition = "None"
@@ -217,7 +230,7 @@ class BodyWriter(ExprWriter):
             return
         raise CodegenError(f"cannot assign to {target.kind}")  # the checker rejects this first
 
-    def choose(self, s: ir.Choose, scope: Scope) -> None:
+    def visit_Choose(self, s: ir.Choose, scope: Scope) -> None:
         source = self.expr(s.source, scope, decide=False)
         by = self.expr(s.by, scope) if s.by is not None else "ctx.you"
         where = "None"

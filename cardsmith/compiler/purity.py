@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel
 
 from cardsmith.dsl import ir
+from cardsmith.dsl.visitor import Visitor
 
 # native functions that only read the state (see prelude/core.cards and engine/functions.py)
 PURE_NATIVES = frozenset({
@@ -78,30 +79,59 @@ def nodes(node: object) -> Iterator[BaseModel]:
             stack.extend(item.values())
 
 
+class _Facts(Visitor):
+    """What one function's own nodes say: visited once per node of its body, it notes an
+    impure construct, a read of the actor and each function called; other kinds say nothing."""
+
+    covers = (*_CHANGES, ir.Assign, ir.Query, ir.IsTest, ir.Ref, ir.Call)
+
+    def __init__(self, actor_names: frozenset[str]) -> None:
+        self.actor_names = actor_names
+        self.pure, self.actor, self.calls = True, False, set[str]()
+
+    def generic_visit(self, node: object, *args: object) -> None:
+        return None
+
+    def _changes(self, node: BaseModel) -> None:
+        self.pure = False
+
+    visit_Roll = visit_Choose = visit_ChooseOne = visit_Simultaneously = visit_Emit = _changes
+    visit_Invoke = visit_Perform = visit_Expect = visit_Cancel = _changes
+
+    def visit_Assign(self, node: ir.Assign) -> None:
+        if not isinstance(node.target, ir.Ref):
+            self.pure = False
+
+    def visit_Query(self, node: ir.Query) -> None:
+        if node.det == "random":
+            self.pure = False
+        if node.noun.startswith("opponent") or _ACTOR_WORDS.intersection(node.adjectives):
+            self.actor = True
+
+    def visit_IsTest(self, node: ir.IsTest) -> None:
+        if _ACTOR_WORDS.intersection(node.words):
+            self.actor = True
+
+    def visit_Ref(self, node: ir.Ref) -> None:
+        if node.name in _UNTRACKED:
+            self.pure = False
+        if node.name in self.actor_names:
+            self.actor = True
+
+    def visit_Call(self, node: ir.Call) -> None:
+        self.calls.add(node.func)
+
+
 def _direct(decl: ir.FunctionDecl, actor_names: frozenset[str]) -> tuple[bool, bool, set[str]]:
     """(no impure construct of its own, reads the actor itself, the functions it calls)."""
-    pure, actor, calls = True, False, set()
+    facts = _Facts(actor_names)
     for node in nodes([decl.expr, decl.body]):
-        if isinstance(node, _CHANGES) or (isinstance(node, ir.Assign) and not isinstance(node.target, ir.Ref)):
-            pure = False
-        elif isinstance(node, ir.Query):
-            if node.det == "random":
-                pure = False
-            if node.noun.startswith("opponent") or _ACTOR_WORDS.intersection(node.adjectives):
-                actor = True
-        elif isinstance(node, ir.IsTest) and _ACTOR_WORDS.intersection(node.words):
-            actor = True
-        elif isinstance(node, ir.Ref):
-            if node.name in _UNTRACKED:
-                pure = False
-            if node.name in actor_names:
-                actor = True
-        elif isinstance(node, ir.Call):
-            calls.add(node.func)
+        facts.visit(node)
+    pure = facts.pure
     if any(isinstance(n, ir.Assign) and isinstance(n.target, ir.Ref) and n.target.name in actor_names
            for n in nodes(decl.body)):
         pure = False  # `set gold to ...` changes a counter
-    return pure, actor, calls
+    return pure, facts.actor, facts.calls
 
 
 def pure_functions(game: ir.Game) -> dict[str, Purity]:

@@ -22,6 +22,7 @@ from pydantic import BaseModel
 
 from cardsmith.compiler.purity import PURE_NATIVES, Purity, nodes
 from cardsmith.dsl import ir
+from cardsmith.dsl.visitor import Visitor
 
 ZONE_FIELD = "zone"
 # parameter types whose argument is passed as a name, not a value (codegen.call_arg)
@@ -97,8 +98,11 @@ def _replace(node: object, mapping: dict[str, ir.Expr]) -> object:
     return node
 
 
-class ZonePlanner:
-    """Knows, for a game, which function parameters are read only as `.zone`."""
+class ZonePlanner(Visitor):
+    """Knows, for a game, which function parameters are read only as `.zone`. A visitor
+    for that one question (`reads_only_zone`): the node kinds that read or rebind a name."""
+
+    covers = (ir.Attr, ir.Ref, ir.Call, ir.Query, ir.ForEach, ir.Assign)
 
     def __init__(self, game: ir.Game, pure: dict[str, Purity]) -> None:
         self.pure = pure
@@ -175,26 +179,15 @@ class ZonePlanner:
 
     def reads_only_zone(self, node: object, var: str) -> bool:
         """Is every use of `var` under `node` either `var.zone` or an argument a pure
-        function reads only as `.zone`? (A nested query's `where` binds its own `it`.)"""
-        if isinstance(node, ir.Attr) and isinstance(node.obj, ir.Ref) and node.obj.name == var:
-            return node.name == ZONE_FIELD
-        if isinstance(node, ir.Ref):
-            return node.name != var
-        if isinstance(node, ir.Call):
-            allowed = self.zone_params.get(node.func, set())
-            for i, arg in enumerate(node.args):
-                if isinstance(arg, ir.Ref) and arg.name == var and i in allowed:
-                    continue
-                if not self.reads_only_zone(arg, var):
-                    return False
-            return all(self.reads_only_zone(v, var) for v in node.kwargs.values())
-        if isinstance(node, ir.Query) and var == "it":
-            return all(self.reads_only_zone(getattr(node, name), var)
-                       for name in type(node).model_fields if name != "where")
-        if isinstance(node, ir.ForEach) and node.var == var:
-            return False  # rebinds the name: give up rather than track scopes
-        if isinstance(node, ir.Assign) and isinstance(node.target, ir.Ref) and node.target.name == var:
-            return False
+        function reads only as `.zone`? (A nested query's `where` binds its own `it`.)
+        The node kinds that use or bind a name have a `visit_<Kind>`; every other node,
+        list or dict is asked part by part (generic_visit)."""
+        answer: bool = self.visit(node, var)
+        return answer
+
+    def generic_visit(self, node: object, *args: object) -> bool:
+        var = args[0]
+        assert isinstance(var, str)
         if isinstance(node, BaseModel):
             return all(self.reads_only_zone(getattr(node, name), var) for name in type(node).model_fields)
         if isinstance(node, list | tuple):
@@ -202,6 +195,39 @@ class ZonePlanner:
         if isinstance(node, dict):
             return all(self.reads_only_zone(item, var) for item in node.values())
         return True
+
+    def visit_Attr(self, node: ir.Attr, var: str) -> bool:
+        if isinstance(node.obj, ir.Ref) and node.obj.name == var:
+            return node.name == ZONE_FIELD
+        return self.generic_visit(node, var)
+
+    def visit_Ref(self, node: ir.Ref, var: str) -> bool:
+        return node.name != var
+
+    def visit_Call(self, node: ir.Call, var: str) -> bool:
+        allowed = self.zone_params.get(node.func, set())
+        for i, arg in enumerate(node.args):
+            if isinstance(arg, ir.Ref) and arg.name == var and i in allowed:
+                continue
+            if not self.reads_only_zone(arg, var):
+                return False
+        return all(self.reads_only_zone(v, var) for v in node.kwargs.values())
+
+    def visit_Query(self, node: ir.Query, var: str) -> bool:
+        if var == "it":
+            return all(self.reads_only_zone(getattr(node, name), var)
+                       for name in type(node).model_fields if name != "where")
+        return self.generic_visit(node, var)
+
+    def visit_ForEach(self, node: ir.ForEach, var: str) -> bool:
+        if node.var == var:
+            return False  # rebinds the name: give up rather than track scopes
+        return self.generic_visit(node, var)
+
+    def visit_Assign(self, node: ir.Assign, var: str) -> bool:
+        if isinstance(node.target, ir.Ref) and node.target.name == var:
+            return False
+        return self.generic_visit(node, var)
 
     def _param_zone_only(self, f: ir.FunctionDecl, name: str) -> bool:
         body: object = f.expr if f.expr is not None else f.body

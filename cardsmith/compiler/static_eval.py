@@ -28,6 +28,7 @@ from typing import Any
 
 from cardsmith.dsl import ir
 from cardsmith.dsl.diagnostics import DiagnosticSink
+from cardsmith.dsl.visitor import Visitor, members
 from cardsmith.model import values
 from cardsmith.model.state import EnumValue
 
@@ -70,7 +71,14 @@ class DeckValue:
         return []
 
 
-class StaticEnv:
+class StaticEnv(Visitor):
+    """A game's printed values, and the evaluator of expressions over them: one
+    `visit_<Node>` per kind of expression (cardsmith/dsl/visitor.py), dispatched by a
+    table because this runs for every line of every decklist. A kind that needs a
+    running match raises NotStatic."""
+
+    covers = members(ir.Expr)
+
     def __init__(self, game: ir.Game) -> None:
         self.game = game
         self.enums = {e.name: e for e in game.enums}
@@ -114,122 +122,143 @@ class StaticEnv:
         return None
 
     def eval(self, e: ir.Expr, env: dict[str, Any]) -> Any:
-        # the most frequent nodes of deck rules first: this runs for every decklist
-        if isinstance(e, ir.Call):
-            return self.call(e, env)
-        if isinstance(e, ir.Compare):
-            return self.compare(e, env)
-        if isinstance(e, ir.Logic):
-            left = values.truth(self.eval(e.left, env))
-            if e.op == "and":
-                return left and values.truth(self.eval(e.right, env))
-            return left or values.truth(self.eval(e.right, env))
-        if isinstance(e, ir.Num):
-            return e.num if e.den == 1 else Fraction(e.num, e.den)
-        if isinstance(e, ir.Text):
-            return e.value
-        if isinstance(e, ir.Bool):
-            return e.value
-        if isinstance(e, ir.NoneLit):
-            return None
-        if isinstance(e, ir.Dice):
-            return values.Dice(e.count, e.sides)
-        if isinstance(e, ir.Ref):
-            if e.name in env:
-                return env[e.name]
-            if e.name in self.value_enum:
-                return EnumVal(self.value_enum[e.name], e.name)
-            if e.name in self.params:
-                return self.eval(self.params[e.name].value, {})
-            raise NotStatic(e.name)
-        if isinstance(e, ir.Attr):
-            if isinstance(e.obj, ir.Ref) and e.obj.name in self.enums:
-                return EnumVal(e.obj.name, e.name)
-            obj = self.eval(e.obj, env)
-            if isinstance(obj, ir.CardDecl):
-                return self.card_value(obj, e.name)
-            if isinstance(obj, DeckValue):
-                return obj.attr(e.name)
-            if obj is None:
-                raise NotStatic(f"'{e.name}' of no card")
-            if isinstance(obj, EnumVal):
-                enum = self.enums.get(obj.enum)
-                if enum is None:
-                    raise NotStatic(e.name)
-                for v in enum.values:
-                    if v.name == obj.name and e.name in v.properties:
-                        return self.eval(v.properties[e.name], {})
-                raise NotStatic(e.name)
-            if isinstance(obj, list):
-                out = []
-                for item in obj:
-                    if isinstance(item, ir.CardDecl):
-                        out.append(self.card_value(item, e.name))
-                return out
-            raise NotStatic(e.name)
-        if isinstance(e, ir.BinOp):
-            return values.arith(e.op, self.eval(e.left, env), self.eval(e.right, env))
-        if isinstance(e, ir.Neg):
-            return values.neg(self.eval(e.operand, env))
-        if isinstance(e, ir.Not):
-            return not values.truth(self.eval(e.operand, env))
-        if isinstance(e, ir.Contains):
-            coll = self.eval(e.collection, env)  # (first, as the compiled rule does: rt.contains(m, coll, item))
-            item = self.eval(e.item, env)
-            found = values.contains(coll.cards if isinstance(coll, DeckValue) else coll, item)
-            return not found if e.negated else found
-        if isinstance(e, ir.RangeExpr):
-            low = self.eval(e.low, env) if e.low is not None else None
-            high = self.eval(e.high, env) if e.high is not None else None
-            return values.Range(low, high)
-        if isinstance(e, ir.ListExpr):
-            return [self.eval(i, env) for i in e.items]
-        if isinstance(e, ir.Index):
-            return values.index(self.eval(e.obj, env), self.eval(e.index, env))
-        if isinstance(e, ir.IsTest):
-            value = self.eval(e.value, env)
-            # only a card has qualities before play (a player is never static); any other
-            # value is not a Unit, not exhausted, ... as at play time
-            held = isinstance(value, ir.CardDecl) and all(_card_is(self, value, w) for w in e.words)
-            return not held if e.negated else held
-        if isinstance(e, ir.Conditional):
-            chosen = e.then if values.truth(self.eval(e.condition, env)) else e.otherwise
-            return self.eval(chosen, env)
-        if isinstance(e, ir.Query):
-            return self.query(e, env)
+        """The value of `e` with the names of `env` bound (`card`, `deck`, `it`)."""
+        return self.visit(e, env)
+
+    def generic_visit(self, node: Any, *args: Any) -> Any:
+        raise NotStatic(type(node).__name__)
+
+    def _in_play_only(self, e: ir.Expr, env: dict[str, Any]) -> Any:
+        """A card named in the rules, a measure, a roll, a zone's top card: known only in
+        a running match (a dimension is for layouts, which printing evaluates itself)."""
         raise NotStatic(type(e).__name__)
 
-    def compare(self, e: ir.Compare, env: dict[str, Any]) -> bool:
-        return values.compare(e.op, self.eval(e.left, env), self.eval(e.right, env))
+    visit_CardRef = visit_Dim = visit_Roll = visit_TopOf = _in_play_only
 
-    def call(self, e: ir.Call, env: dict[str, Any]) -> Any:
+    def visit_Logic(self, e: ir.Logic, env: dict[str, Any]) -> Any:
+        left = values.truth(self.visit(e.left, env))
+        if e.op == "and":
+            return left and values.truth(self.visit(e.right, env))
+        return left or values.truth(self.visit(e.right, env))
+
+    def visit_Num(self, e: ir.Num, env: dict[str, Any]) -> Any:
+        return e.num if e.den == 1 else Fraction(e.num, e.den)
+
+    def visit_Text(self, e: ir.Text, env: dict[str, Any]) -> Any:
+        return e.value
+
+    def visit_Bool(self, e: ir.Bool, env: dict[str, Any]) -> Any:
+        return e.value
+
+    def visit_NoneLit(self, e: ir.NoneLit, env: dict[str, Any]) -> Any:
+        return None
+
+    def visit_Dice(self, e: ir.Dice, env: dict[str, Any]) -> Any:
+        return values.Dice(e.count, e.sides)
+
+    def visit_Ref(self, e: ir.Ref, env: dict[str, Any]) -> Any:
+        if e.name in env:
+            return env[e.name]
+        if e.name in self.value_enum:
+            return EnumVal(self.value_enum[e.name], e.name)
+        if e.name in self.params:
+            return self.visit(self.params[e.name].value, {})
+        raise NotStatic(e.name)
+
+    def visit_Attr(self, e: ir.Attr, env: dict[str, Any]) -> Any:
+        if isinstance(e.obj, ir.Ref) and e.obj.name in self.enums:
+            return EnumVal(e.obj.name, e.name)
+        obj = self.visit(e.obj, env)
+        if isinstance(obj, ir.CardDecl):
+            return self.card_value(obj, e.name)
+        if isinstance(obj, DeckValue):
+            return obj.attr(e.name)
+        if obj is None:
+            raise NotStatic(f"'{e.name}' of no card")
+        if isinstance(obj, EnumVal):
+            enum = self.enums.get(obj.enum)
+            if enum is None:
+                raise NotStatic(e.name)
+            for v in enum.values:
+                if v.name == obj.name and e.name in v.properties:
+                    return self.visit(v.properties[e.name], {})
+            raise NotStatic(e.name)
+        if isinstance(obj, list):
+            out = []
+            for item in obj:
+                if isinstance(item, ir.CardDecl):
+                    out.append(self.card_value(item, e.name))
+            return out
+        raise NotStatic(e.name)
+
+    def visit_BinOp(self, e: ir.BinOp, env: dict[str, Any]) -> Any:
+        return values.arith(e.op, self.visit(e.left, env), self.visit(e.right, env))
+
+    def visit_Neg(self, e: ir.Neg, env: dict[str, Any]) -> Any:
+        return values.neg(self.visit(e.operand, env))
+
+    def visit_Not(self, e: ir.Not, env: dict[str, Any]) -> Any:
+        return not values.truth(self.visit(e.operand, env))
+
+    def visit_Contains(self, e: ir.Contains, env: dict[str, Any]) -> Any:
+        coll = self.visit(e.collection, env)  # (first, as the compiled rule does: rt.contains(m, coll, item))
+        item = self.visit(e.item, env)
+        found = values.contains(coll.cards if isinstance(coll, DeckValue) else coll, item)
+        return not found if e.negated else found
+
+    def visit_RangeExpr(self, e: ir.RangeExpr, env: dict[str, Any]) -> Any:
+        low = self.visit(e.low, env) if e.low is not None else None
+        high = self.visit(e.high, env) if e.high is not None else None
+        return values.Range(low, high)
+
+    def visit_ListExpr(self, e: ir.ListExpr, env: dict[str, Any]) -> Any:
+        return [self.visit(i, env) for i in e.items]
+
+    def visit_Index(self, e: ir.Index, env: dict[str, Any]) -> Any:
+        return values.index(self.visit(e.obj, env), self.visit(e.index, env))
+
+    def visit_IsTest(self, e: ir.IsTest, env: dict[str, Any]) -> Any:
+        value = self.visit(e.value, env)
+        # only a card has qualities before play (a player is never static); any other
+        # value is not a Unit, not exhausted, ... as at play time
+        held = isinstance(value, ir.CardDecl) and all(_card_is(self, value, w) for w in e.words)
+        return not held if e.negated else held
+
+    def visit_Conditional(self, e: ir.Conditional, env: dict[str, Any]) -> Any:
+        chosen = e.then if values.truth(self.visit(e.condition, env)) else e.otherwise
+        return self.visit(chosen, env)
+
+    def visit_Compare(self, e: ir.Compare, env: dict[str, Any]) -> bool:
+        return values.compare(e.op, self.visit(e.left, env), self.visit(e.right, env))
+
+    def visit_Call(self, e: ir.Call, env: dict[str, Any]) -> Any:
         """The core prelude's pure functions, and a game's own one-expression functions."""
         if e.kwargs:
             raise NotStatic(f"{e.func} with named arguments")
         field = _field_name(e.args[1]) if e.func in ("sum", "values") and len(e.args) == 2 else None
         if field is not None:
-            items = _items(self.eval(e.args[0], env))
+            items = _items(self.visit(e.args[0], env))
             picked = [self.card_value(c, field) if isinstance(c, ir.CardDecl) else c if values.is_number(c) else None
                       for c in items]
             return values.total(picked) if e.func == "sum" else picked
-        args = [self.eval(a, env) for a in e.args]
+        args = [self.visit(a, env) for a in e.args]
         builtin = _BUILTINS.get(e.func)
         if builtin is not None:
             return builtin(args)
         decl = self.functions.get(e.func)
         if decl is not None and decl.expr is not None and not decl.native and len(args) <= len(decl.params):
             scope = {p.name: (args[i] if i < len(args) else
-                              (self.eval(p.default, {}) if p.default is not None else None))
+                              (self.visit(p.default, {}) if p.default is not None else None))
                      for i, p in enumerate(decl.params)}
-            return self.eval(decl.expr, scope)
+            return self.visit(decl.expr, scope)
         raise NotStatic(f"call to {e.func}")
 
-    def query(self, e: ir.Query, env: dict[str, Any]) -> list[ir.CardDecl]:
+    def visit_Query(self, e: ir.Query, env: dict[str, Any]) -> list[ir.CardDecl]:
         """`all units in deck.Garrison where it.cost == 0`: the matching cards, in order.
 
         Without a zone the query looks at the game's whole card catalogue.
         """
-        pool = self.game.cards if e.zone is None else _items(self.eval(e.zone, env))
+        pool = self.game.cards if e.zone is None else _items(self.visit(e.zone, env))
         out: list[ir.CardDecl] = []
         for card in pool:
             if not isinstance(card, ir.CardDecl):
@@ -238,11 +267,11 @@ class StaticEnv:
                 continue
             if not all(_card_is(self, card, w) for w in e.adjectives):
                 continue
-            if e.where is not None and not bool(self.eval(e.where, {**env, "it": card})):
+            if e.where is not None and not bool(self.visit(e.where, {**env, "it": card})):
                 continue
             out.append(card)
         if e.count is not None:
-            limit = self.eval(e.count, env)
+            limit = self.visit(e.count, env)
             if isinstance(limit, int):
                 out = out[:limit]
         return out

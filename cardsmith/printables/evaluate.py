@@ -16,6 +16,7 @@ from typing import Any
 from cardsmith.compiler.static_eval import EnumVal, NotStatic, StaticEnv
 from cardsmith.compiler.text import card_text, keyword_reminder, render_expr
 from cardsmith.dsl import ir
+from cardsmith.dsl.visitor import Visitor
 
 _TEMPLATE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
 
@@ -24,26 +25,57 @@ class EvalError(Exception):
     """A layout expression that cannot be evaluated for a card."""
 
 
+class _StyleWord(Visitor):
+    """A style property (`font: bold 10pt`, `shape: circle`) as its written words: a
+    string, a bare word or a dimension as written; anything else as rules text words."""
+
+    covers = (ir.Text, ir.Ref, ir.Dim)
+
+    def visit_Text(self, expr: ir.Text) -> str:
+        return expr.value
+
+    def visit_Ref(self, expr: ir.Ref) -> str:
+        return expr.name
+
+    def visit_Dim(self, expr: ir.Dim) -> str:
+        return expr.written
+
+    def generic_visit(self, node: Any, *args: Any) -> str:
+        return render_expr(node)
+
+
+class _Millimetres(Visitor):
+    """A dimension property in mm; bare numbers count as mm, anything else is the default."""
+
+    covers = (ir.Dim, ir.Num)
+
+    def visit_Dim(self, expr: ir.Dim, default: float) -> float:
+        return expr.mm
+
+    def visit_Num(self, expr: ir.Num, default: float) -> float:
+        return expr.num / expr.den
+
+    def generic_visit(self, node: Any, *args: Any) -> float:
+        default: float = args[0]
+        return default
+
+
+_STYLE_WORD = _StyleWord()
+_MILLIMETRES = _Millimetres()
+
+
 def style_word(expr: ir.Expr | None) -> str:
     """A style property (`font: bold 10pt`, `shape: circle`) as its written words."""
     if expr is None:
         return ""
-    if isinstance(expr, ir.Text):
-        return expr.value
-    if isinstance(expr, ir.Ref):
-        return expr.name
-    if isinstance(expr, ir.Dim):
-        return expr.written
-    return render_expr(expr)
+    word: str = _STYLE_WORD.visit(expr)
+    return word
 
 
 def dim_mm(expr: ir.Expr | None, default: float = 0.0) -> float:
     """A dimension property in mm; bare numbers count as mm."""
-    if isinstance(expr, ir.Dim):
-        return expr.mm
-    if isinstance(expr, ir.Num):
-        return expr.num / expr.den
-    return default
+    mm: float = _MILLIMETRES.visit(expr, default)
+    return mm
 
 
 def fmt(value: Any) -> str:
@@ -70,8 +102,14 @@ def fmt(value: Any) -> str:
     return str(value)
 
 
-class CardEvaluator:
-    """Evaluates layout expressions with `card` bound to the card being drawn."""
+class CardEvaluator(Visitor):
+    """Evaluates layout expressions with `card` bound to the card being drawn.
+
+    Only two kinds of expression print differently from how the static evaluator
+    computes them (a card's attribute, a dice expression); every other kind is the
+    static evaluator's (`generic_visit`)."""
+
+    covers = (ir.Attr, ir.Dice)
 
     def __init__(self, game: ir.Game) -> None:
         self.game = game
@@ -136,8 +174,6 @@ class CardEvaluator:
             if not self.has_field(card, name):
                 raise EvalError(f"card has no field '{name}'")
             return None
-        if isinstance(expr, ir.Dice):
-            return expr
         return self.value(expr, None)
 
     # -- expressions --------------------------------------------------------------------
@@ -145,21 +181,34 @@ class CardEvaluator:
         env: dict[str, Any] = dict(extra or {})
         if card is not None:
             env.setdefault("card", card)
-        if isinstance(expr, ir.Attr) and isinstance(expr.obj, ir.Ref) and expr.obj.name in ("card", "it"):
-            target = env.get(expr.obj.name)
+        return self.visit(expr, env)
+
+    def visit_Attr(self, expr: ir.Attr, env: dict[str, Any]) -> Any:
+        """`card.rules_text`, `it.art`: what printing reads of a card (card_attr);
+        `card.border.colour`: a property of the enum value a card field holds."""
+        base = expr.obj
+        if isinstance(base, ir.Ref) and base.name in ("card", "it"):
+            target = env.get(base.name)
             if isinstance(target, ir.CardDecl):
                 return self.card_attr(target, expr.name)
-        if isinstance(expr, ir.Attr):
-            base = expr.obj
-            if isinstance(base, ir.Attr) and isinstance(base.obj, ir.Ref) and base.obj.name in ("card", "it"):
-                target = env.get(base.obj.name)
-                if isinstance(target, ir.CardDecl):
-                    obj = self.card_attr(target, base.name)
-                    if isinstance(obj, EnumVal):
-                        return self._enum_prop(obj, expr.name)
-                    raise EvalError(f"'{render_expr(base)}' has no property '{expr.name}'")
-        if isinstance(expr, ir.Dice):
-            return expr
+        if isinstance(base, ir.Attr) and isinstance(base.obj, ir.Ref) and base.obj.name in ("card", "it"):
+            target = env.get(base.obj.name)
+            if isinstance(target, ir.CardDecl):
+                obj = self.card_attr(target, base.name)
+                if isinstance(obj, EnumVal):
+                    return self._enum_prop(obj, expr.name)
+                raise EvalError(f"'{render_expr(base)}' has no property '{expr.name}'")
+        return self._static(expr, env)
+
+    def visit_Dice(self, expr: ir.Dice, env: dict[str, Any]) -> Any:
+        """A dice expression prints as written (`2d6`): it is not rolled."""
+        return expr
+
+    def generic_visit(self, node: Any, *args: Any) -> Any:
+        return self._static(node, args[0])
+
+    def _static(self, expr: ir.Expr, env: dict[str, Any]) -> Any:
+        """The static evaluator's value, its failures as EvalError."""
         try:
             return self.env.eval(expr, env)
         except NotStatic as exc:
