@@ -26,7 +26,7 @@ def _value(field: ir.FieldDef, enums: dict[str, ir.EnumDecl], rng: random.Random
     if field.type == "text":
         return '"' + rng.choice(NOUNS) + '"'
     if field.type == "bool":
-        return rng.choice(["true", "false"])
+        return rng.choice(["yes", "no"])
     if field.type == "dice":
         return rng.choice(["d4", "d6", "d8"])
     enum = enums.get(field.type)
@@ -73,7 +73,7 @@ def _effect(game: ir.Game, rng: random.Random) -> list[str]:
         elif kind == 3 and statuses:
             lines.append(f"choose {var} from target {rng.choice(nouns)} in {zone} where it.{stat} "
                          f"{rng.choice(COMPARISONS)} {rng.randint(0, 9)}")
-            lines.append(f"set {var}.{rng.choice(statuses)} to {rng.choice(['true', 'false'])}")
+            lines.append(f"set {var}.{rng.choice(statuses)} to {rng.choice(['yes', 'no'])}")
         else:
             lines.append(f"let {var} = sum(all {rng.choice(nouns)} in {zone}, {stat}) + {rng.randint(0, 5)}")
             lines.append(f'say "{rng.choice(ADJECTIVES)} {rng.choice(NOUNS).lower()}"')

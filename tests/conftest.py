@@ -130,7 +130,7 @@ action play_unit "Play a unit" {
   choose c from a unit in your hand where it.cost <= gold
   cost { pay c.cost gold }
   move c to battlefield
-  set c.exhausted to true
+  set c.exhausted to yes
 }
 deck {
   section Deck { size: 2.. }

@@ -174,7 +174,7 @@ def test_a_param_dividing_by_zero(tmp_path: Path) -> None:
 
 def test_a_param_of_the_wrong_type(tmp_path: Path) -> None:
     extra = ('param n: number = "six"\nparam b: bool = 3\nparam u = "anything"\n'
-             'mode m "M" { n: true }\nfunction f() = n\nfunction g() = b\nfunction h() = u\n')
+             'mode m "M" { n: yes }\nfunction f() = n\nfunction g() = b\nfunction h() = u\n')
     errs = errors(run(tmp_path, extra))
     assert [(d.message, d.span.line) for d in errs] == [
         ("param 'n' is text, but it is declared number", 1),
@@ -229,7 +229,7 @@ def test_an_expression_nested_thousands_deep_is_a_located_error(tmp_path: Path) 
     """It used to exhaust Python's stack in the checker: 'nested too deeply', no location."""
     d = only_error(run(tmp_path, "function total() = " + "+".join(["1"] * 5000) + "\n"))
     assert "nested more than 200 levels deep" in d.message and at(d, "extra.cards", 1, 20)
-    d = only_error(run(tmp_path, "function never() = " + "not " * 3000 + "true\n"))
+    d = only_error(run(tmp_path, "function never() = " + "not " * 3000 + "yes\n"))
     assert "nested more than 200 levels deep" in d.message and at(d, "extra.cards", 1, 20)  # at the first `not`
     assert errors(run(tmp_path, "function fine() = " + "+".join(["1"] * 150) + "\n")) == []
 

@@ -193,14 +193,33 @@ def test_a_reserved_word_used_as_a_name_says_so(tmp_path: Path) -> None:
     assert got == [("CS0601", "'a' is a reserved word and cannot name a value here")]
 
 
+def test_a_value_is_spelled_yes_or_no_and_true_or_false_say_which(tmp_path: Path) -> None:
+    """yes/no is the one spelling of a value as of a flag: `true`/`false` in a param, a
+    condition (the fast reader's ground) or a phrase argument are CS0301 at the word, whose
+    message names the word meant."""
+    assert errors(run(tmp_path / "ok", 'param p: bool = yes\ncheck "c" { if p and not no { draw 1 } }')) == []
+    hint = "yes/no is the one way to write a flag or a value"
+    cases = [
+        ("param p = true", "write yes, not true in param 'p'", (1, 11, 15)),
+        ("param p: bool = true", "write yes, not true in param 'p'", (1, 17, 21)),  # one error, not two
+        ('check "c" {\n  if 1 == 1 and false { draw 1 }\n}', "write no, not false in 'if'", (2, 17, 22)),
+        ('check "c" {\n  draw 1\n  deal_damage(true, self)\n}', "write yes, not true", (3, 15, 19)),
+    ]
+    for i, (extra, message, (line, column, end)) in enumerate(cases):
+        d = only_error(run(tmp_path / str(i), extra))
+        assert (d.code, d.message, d.hint) == ("CS0301", message, hint)
+        assert d.span.file.endswith("extra.cards") and (d.span.line, d.span.column, d.span.end_column) == (
+            line, column, end)
+
+
 def test_a_type_mismatch_names_the_type_expected(tmp_path: Path) -> None:
     """The expectation names the type the designer must write, never "anything" (which
     the checker allows only so that an unknown value passes)."""
     cases = {
         'card "X" { type: Unit; faction: Red; attack: "high" }': "'attack' must be a number, found text",
-        'check "c" { if 1 or true { say "x" } }': "each side of 'or' must be yes/no (true or false), found a number",
+        'check "c" { if 1 or yes { say "x" } }': "each side of 'or' must be yes/no, found a number",
         'check "c" { repeat "twice" times { say "x" } }': "a repeat count must be a number, found text",
-        'check "c" { if not 3 { say "x" } }': "the operand of 'not' must be yes/no (true or false), found a number",
+        'check "c" { if not 3 { say "x" } }': "the operand of 'not' must be yes/no, found a number",
     }
     for i, (extra, message) in enumerate(cases.items()):
         got = errors(run(tmp_path / str(i), extra))

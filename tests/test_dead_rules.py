@@ -353,7 +353,7 @@ on scored(p) where p.score >= 4 { say "on the board" }
 on forgotten(p) { say "nobody sends this" }
 turn {
   stage main { actions: score, cheat, activate }
-  stage bonus { skip: true; gain 1 score }
+  stage bonus { skip: yes; gain 1 score }
 }
 check "won" { for each p in players { if p.score >= 12 { p wins the game } } }
 '''

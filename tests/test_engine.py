@@ -149,7 +149,7 @@ def test_mini_game_scenarios(tmp_path: Path) -> None:
 
 def test_endless_loops_and_recursion_stop_with_a_located_error(tmp_path: Path) -> None:
     extra = '''
-procedure forever() "loop forever" { while true { say "again" } }
+procedure forever() "loop forever" { while yes { say "again" } }
 procedure recurse() "recurse forever" { recurse forever }
 scenario "loop" { loop forever }
 scenario "recursion" { recurse forever }

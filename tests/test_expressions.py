@@ -84,7 +84,7 @@ def test_syntax_errors_carry_a_position(text: str) -> None:
 
 EXPR_PIECES = ["x", "c", "target", "all", "top", "bottom", "of", "your", "in", "is", "not", "and", "or", "if",
                "then", "else", "a", "each", "unit", "units", "where", "it", "3", "1.5", "d6", "2d6", "roll",
-               ".", "(", ")", "[", "]", ",", "+", "-", "*", "//", "==", "<=", "..", "=", '"s"', "true", "none",
+               ".", "(", ")", "[", "]", ",", "+", "-", "*", "//", "==", "<=", "..", "=", '"s"', "yes", "none",
                "up", "to", "from", "by", "times", "each", "one", "any", "number"]
 
 
@@ -96,3 +96,26 @@ def test_the_expression_parser_only_ever_reports_syntax_errors(pieces: list[str]
         parse(" ".join(pieces), rule)
     except ExprSyntaxError as exc:
         assert "internal" not in exc.message, (pieces, rule, exc.message)
+
+
+@pytest.mark.parametrize(("text", "value"), [("yes", True), ("no", False)])
+def test_yes_and_no_are_the_boolean_literals(text: str, value: bool) -> None:
+    """yes/no is the one spelling of a yes/no value, as of a flag (docs/language.md, "Flags")."""
+    node = parse(text)
+    assert isinstance(node, ir.Bool) and node.value is value
+    assert (node.span.column, node.span.end_column) == (4, 4 + len(text))
+    node = parse(f"x and not {text}")
+    assert isinstance(node, ir.Logic) and isinstance(node.right, ir.Not)
+    assert isinstance(node.right.operand, ir.Bool) and node.right.operand.value is value
+
+
+@pytest.mark.parametrize(("text", "meant"), [("true", "yes"), ("false", "no")])
+def test_true_and_false_are_refused_where_they_are(text: str, meant: str) -> None:
+    """`true`/`false` still tokenize, so writing one is a CS0301 naming the word meant,
+    located at the word (not 'unknown name'), rather than a second dialect."""
+    with pytest.raises(ExprSyntaxError) as raised:
+        parse(f"x and {text}")
+    exc = raised.value
+    assert (exc.code, exc.message) == ("CS0301", f"write {meant}, not {text}")
+    assert exc.hint == "yes/no is the one way to write a flag or a value"
+    assert (exc.offset, exc.length) == (len("x: x and "), len(text))

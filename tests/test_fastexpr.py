@@ -79,8 +79,8 @@ def test_every_library_statement_reads_the_same() -> None:
 
 
 PIECES = ["x", "c", "gold", "self", "it", "attack", "cost", "target", "all", "any", "a", "each", "unit", "units",
-          "in", "from", "where", "and", "or", "not", "of", "your", "hand", "deck", "top", "true", "none", "3",
-          "0", "1.5", "-", "+", "*", "//", ".", "==", "<=", ">", "(", ")", "[", "]", ",", '"t"', "count", "sum",
+          "in", "from", "where", "and", "or", "not", "of", "your", "hand", "deck", "top", "yes", "no", "true", "none",
+          "3", "0", "1.5", "-", "+", "*", "//", ".", "==", "<=", ">", "(", ")", "[", "]", ",", '"t"', "count", "sum",
           "exhausted", "enemy", "to", "by", "hidden", "times", "=", "if", "then", "else", "up", "d6", "2", "is",
           "..", "roll", "end"]
 
@@ -99,7 +99,7 @@ def test_random_token_soups_read_the_same(pieces: list[str], rule: str) -> None:
 
 
 NAMES = st.sampled_from(["x", "c", "gold", "it", "self", "target", "all", "top", "hand", "n", "end"])
-ATOMS = st.one_of(NAMES, st.sampled_from(["3", "0", "12", "1.5", '"t"', "true", "false", "none"]),
+ATOMS = st.one_of(NAMES, st.sampled_from(["3", "0", "12", "1.5", '"t"', "yes", "no", "none"]),
                   st.builds(lambda n: f"your {n}", st.sampled_from(["hand", "deck", "gold"])))
 
 
@@ -146,7 +146,7 @@ def test_well_formed_expressions_read_the_same(expression: str, rule: str) -> No
     check(source, entries[0].items, rule)
 
 
-SOUP_WORDS = ["x", "c", "gold", "self", "it", "attack", "cost", "target", "a", "all", "true", "none", "d6",
+SOUP_WORDS = ["x", "c", "gold", "self", "it", "attack", "cost", "target", "a", "all", "yes", "no", "true", "none", "d6",
               "2d6", "of", "your", "hand", "Charge", "Ranged", "top"]
 SOUP = [*SOUP_WORDS, "3", "0", "1.5", "-", ".", "==", "<=", ">", "+", ",", '"t x"', "(", ")", "[", "]", "2"]
 
@@ -208,3 +208,25 @@ def test_common_shapes_take_the_fast_path() -> None:
         assert fastexpr.read(source.path, tokens, "cond_tail") is not None, text
     source, tokens = tokens_of("Charge, Ranged 2, Dual_Wield")
     assert fastexpr.keyword_list(source, tokens) is not None
+
+
+def test_yes_and_no_read_fast_as_the_grammar_reads_them() -> None:
+    for text, value in (("yes", True), ("no", False)):
+        source, tokens = tokens_of(f"x or {text}")
+        fast = fastexpr.read(source.path, tokens, "cond_tail")
+        assert fast is not None and fast.right.value is value
+        assert check(source, tokens, "cond_tail")
+
+
+def test_true_and_false_are_left_to_the_grammar_which_refuses_them() -> None:
+    """The fast reader never reports an error: it declines on `true`/`false`, and the
+    grammar gives the located CS0301 (the builder's fallback, see build_common)."""
+    for text, meant in (("true", "yes"), ("false", "no")):
+        source, tokens = tokens_of(f"x or {text}")
+        assert fastexpr.read(source.path, tokens, "cond_tail") is None
+        try:
+            parse_words(source, tokens[0].start_pos or 0, tokens[-1].end_pos or 0, "cond_tail")
+        except ExprSyntaxError as exc:
+            assert (exc.code, exc.message, exc.offset) == ("CS0301", f"write {meant}, not {text}", len("k: x or "))
+        else:
+            raise AssertionError(f"{text} was read as a value")

@@ -178,7 +178,7 @@ native gain(amount: number, counter: counter, player: player = you)
 turn {
   stage beginning {
     set gold to 0
-    for each c in all cards in your fortress { set c.exhausted to false }
+    for each c in all cards in your fortress { set c.exhausted to no }
   }
   stage precombat { actions: play_card, move_unit, activate; responses: yes }
 }

@@ -29,12 +29,12 @@ FUNCTIONS = '''
 function on_field(z: zone) = z == battlefield
 function in_play(c: card) = on_field(c.zone)
 function ready(c: card) {
-  if not in_play(c) or c.exhausted { return false }
+  if not in_play(c) or c.exhausted { return no }
   return c.attack > 0
 }
 function guarded(c: card) {
-  if c.zone != battlefield { return false }
-  return true
+  if c.zone != battlefield { return no }
+  return yes
 }
 function per_gold(c: card) = size(c.zone) / c.zone.owner.gold > 1
 function ready_units() = count(all units where ready(it))

@@ -132,7 +132,7 @@ ONE_ARGUMENT = ["count", "size", "sum", "min", "max", "any", "first", "last", "a
 
 integers = st.integers(min_value=-6, max_value=6).map(str)
 decimals = st.sampled_from(["0.5", "1.5", "2.25", "-0.5", "0.1"])
-others = st.sampled_from(['"a"', '"b"', '""', "true", "false", "none", "d6", "2d6"])
+others = st.sampled_from(['"a"', '"b"', '""', "yes", "no", "none", "d6", "2d6"])
 
 
 def operation(sub: st.SearchStrategy[str], ops: list[str], right: st.SearchStrategy[str] | None = None) \
@@ -226,24 +226,24 @@ TABLE: list[tuple[str, Any]] = [
     # arithmetic: numbers only, exact; a whole result is a whole number
     ("7 / 2", Fraction(7, 2)), ("6 / 3", 2), ("1.5 * 2", 3), ("-7 // 2", -4), ("-7 % 3", 2),
     ("7 % -3", -2), ("0.5 + 0.5", 1), ("1 / 0", ZERO), ("1 // 0", ZERO), ("1.5 % 0", ZERO),
-    ("none + 1", ERROR), ("true + 1", ERROR), ('"a" + "b"', ERROR), ("[1] + [2]", ERROR), ("d6 + 1", ERROR),
-    ("-(none)", ERROR), ("-(true)", ERROR), ("-(1.5 + 1)", Fraction(-5, 2)),
+    ("none + 1", ERROR), ("yes + 1", ERROR), ('"a" + "b"', ERROR), ("[1] + [2]", ERROR), ("d6 + 1", ERROR),
+    ("-(none)", ERROR), ("-(yes)", ERROR), ("-(1.5 + 1)", Fraction(-5, 2)),
     # ordering: numbers; none is neither smaller nor larger; other kinds are an error
     ("1 < 1.5", True), ("none < 1", False), ("none >= none", False), ('"a" < 1', ERROR), ('"a" < "b"', ERROR),
-    ("true < 2", ERROR),
+    ("yes < 2", ERROR),
     # equality never fails; kinds differ
-    ("1 == true", False), ("0 == false", False), ('"1" == 1', False), ("none == 0", False), ("2 == 4 / 2", True),
-    ("[1, 2] == [1, 2]", True), ("[1] == [true]", False), ("(1..2) == (1..2)", True), ("d6 == d6", True),
+    ("1 == yes", False), ("0 == no", False), ('"1" == 1', False), ("none == 0", False), ("2 == 4 / 2", True),
+    ("[1, 2] == [1, 2]", True), ("[1] == [yes]", False), ("(1..2) == (1..2)", True), ("d6 == d6", True),
     # truth: false, none, 0, "" and [] are false
     ("not 0", True), ('not ""', True), ("not []", True), ("not none", True), ("not (0.5)", False),
     ('not "0"', False), ("1 and 2", True), ("0 or none", False),
     # membership
-    ("1 in [1, 2]", True), ('"a" in [1, 2]', False), ("true in [1]", False), ("1.5 in 1..2", True),
-    ("true in 0..2", False), ('"a" in 1..2', False), ("1 in none", False), ("1 in 3", ERROR), ('"a" in "abc"', ERROR),
+    ("1 in [1, 2]", True), ('"a" in [1, 2]', False), ("yes in [1]", False), ("1.5 in 1..2", True),
+    ("yes in 0..2", False), ('"a" in 1..2', False), ("1 in none", False), ("1 in 3", ERROR), ('"a" in "abc"', ERROR),
     ("(1..) == (1..)", True), ('("a"..2)', ERROR),
     # builtins
     ("sum([1, none, 0.5])", Fraction(3, 2)), ('sum([1, "a"])', ERROR), ("min([3, none, 1])", 1),
-    ("max([])", None), ("count(none)", 0), ("any([0, none, 2])", True), ("any([0, false])", False),
+    ("max([])", None), ("count(none)", 0), ("any([0, none, 2])", True), ("any([0, no])", False),
     ("abs(-2.5)", Fraction(5, 2)), ("floor(-0.5)", -1), ("ceil(none)", ERROR), ("([1, 2, 3])[-1]", 3),
     ("([1])[5]", None), ("([1])[0.5]", ERROR),
 ]
@@ -265,16 +265,16 @@ def test_the_documented_rules(table: tuple[CompiledGame, StaticEnv, CodeGenerato
 def test_error_messages_name_the_kinds(table: tuple[CompiledGame, StaticEnv, CodeGenerator, PlayedMatch]) -> None:
     _game, env, _gen, _match = table
     said = {text: static_outcome(env, parse(text))[2] for text in
-            ('"a" + 1', "1 - true", "none * 2", '"a" < 1', "1 / 0", "-(none)", "1 in 3", "abs(true)")}
+            ('"a" + 1', "1 - yes", "none * 2", '"a" < 1', "1 / 0", "-(none)", "1 in 3", "abs(yes)")}
     assert said == {
         '"a" + 1': "cannot add text and a number",
-        "1 - true": "cannot subtract yes/no from a number",
+        "1 - yes": "cannot subtract yes/no from a number",
         "none * 2": "cannot multiply none by a number",
         '"a" < 1': "cannot compare text with a number (< compares numbers)",
         "1 / 0": "division by zero",
         "-(none)": "cannot negate none",
         "1 in 3": "'in' needs a list, a zone or a range, not a number",
-        "abs(true)": "abs needs a number, found yes/no",
+        "abs(yes)": "abs needs a number, found yes/no",
     }
 
 
@@ -335,7 +335,7 @@ def test_a_param_and_a_function_give_the_same_value(tmp_path: Path) -> None:
     """The same expressions as a param (computed before play) and as a function's body
     (compiled, run in the match)."""
     written = ["7 / 2", "6 / 3", "-7 // 2", "min([3, none, 1])", "[1, 2] == [1, 2]", "1.5 in 1..2",
-               "if false then 1 else 2", "sum([0.5, 0.5])"]
+               "if no then 1 else 2", "sum([0.5, 0.5])"]
     rules = 'game "Same" {\n  id: same\n  players: 2\n}\nturn {\n  stage main { }\n}\n' + "".join(
         f"param p{i}: any = {text}\nfunction f{i}() = {text}\n" for i, text in enumerate(written))
     result = check_game(str(write_game(tmp_path / "same", {"rules.cards": rules})))

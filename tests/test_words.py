@@ -53,7 +53,7 @@ def test_the_derived_lists_are_views_of_the_grammar() -> None:
     assert words.CONTEXTUAL_WORDS <= words.EXPR_WORDS
     assert words.LITERAL_WORDS <= words.RESERVED_NAMES
     assert words.RESERVED_NAMES == words.EXPR_WORDS - words.SOFT_KEYWORDS - words.CONTEXTUAL_WORDS
-    assert {"each", "and", "if", "where", "true"} <= words.RESERVED_NAMES
+    assert {"each", "and", "if", "where", "yes", "no", "true", "false"} <= words.RESERVED_NAMES
     assert not {"target", "top", "x", "end"} & words.RESERVED_NAMES
 
 

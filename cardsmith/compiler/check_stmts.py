@@ -159,7 +159,7 @@ class StatementChecker(ExpressionChecker):
         if s.op == "set" and tt == "number" and vt not in NUMERIC:
             self.error(s.value.span, "CS0301", f"expected a number, found {article(vt)}")
         if s.op == "set" and tt == "bool" and vt not in ("bool", "any"):
-            self.error(s.value.span, "CS0301", f"expected yes/no (true or false), found {article(vt)}")
+            self.error(s.value.span, "CS0301", f"expected yes/no, found {article(vt)}")
         if s.duration is not None:
             self.check_duration(s.duration, scope)
             if s.duration.kind != "permanently":

@@ -51,9 +51,9 @@ _EXPECTED_ORDER = ("bool", "number", "text", "player", "card", "zone", "cards", 
 
 
 def expectation(allowed: set[str]) -> str:
-    """What an expectation asks for, in words: `yes/no (true or false)`, `a number`, ..."""
+    """What an expectation asks for, in words: `yes/no`, `a number`, ..."""
     named = [t for t in _EXPECTED_ORDER if t in allowed] or sorted(allowed - {"any", "none"}) or ["any"]
-    return "yes/no (true or false)" if named[0] == "bool" else article(named[0])
+    return "yes/no" if named[0] == "bool" else article(named[0])
 
 
 def article(t: str) -> str:

@@ -59,7 +59,7 @@ def disjuncts(expr: ir.Expr) -> Iterator[ir.Expr]:
 
 def necessary(f: ir.FunctionDecl) -> list[ir.Expr]:
     """Conditions true whenever `f` returns something true: the parts of an `a and b`
-    expression, or the negated parts of each leading `if a or b { return false }`."""
+    expression, or the negated parts of each leading `if a or b { return no }`."""
     if f.expr is not None:
         return list(conjuncts(f.expr))
     found: list[ir.Expr] = []
@@ -124,7 +124,7 @@ class ZonePlanner(Visitor):
         """(the conjuncts that read `var` only by its zone, the rest), each in source order.
 
         A call to a function that is false unless some condition holds (`can_move_to(it, z)`
-        starts `if not in_play(u) { return false }`) also implies that condition: when it
+        starts `if not in_play(u) { return no }`) also implies that condition: when it
         reads `it` only by its zone it joins the zone test, and the call stays in the rest."""
         by_zone: list[ir.Expr] = []
         rest: list[ir.Expr] = []

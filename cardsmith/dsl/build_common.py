@@ -28,8 +28,8 @@ from cardsmith.util.fastmodel import span_of_token
 
 # `{name}` in a keyword's reminder text (as in phrase patterns).
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
-# How a flag property is spelled (docs/language.md): one word each way. (Values in
-# expressions are `true` and `false`, the grammar's literals; a flag is not an expression.)
+# How a flag property is spelled (docs/language.md): one word each way, the same words
+# as the grammar's yes/no literals in expressions (`true` and `false` are refused in both).
 FLAG_WORDS = {"yes": True, "no": False}
 # Spellings other languages use for a flag, each answered with the word meant.
 _FLAG_MISSPELLINGS = {"yes": "yes", "true": "yes", "on": "yes", "no": "no", "false": "no", "off": "no"}
@@ -95,7 +95,7 @@ class BuilderBase:
     def _expr_error(self, exc: ExprSyntaxError, entry: Entry, what: str) -> None:
         src = entry.source
         assert src is not None
-        self.error(src.span(exc.offset, exc.offset + 1), "CS0101", f"{exc.message} in {what}", exc.hint)
+        self.error(src.span(exc.offset, exc.offset + exc.length), exc.code, f"{exc.message} in {what}", exc.hint)
 
     # ------------------------------------------------------------ helpers
 

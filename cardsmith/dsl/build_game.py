@@ -120,6 +120,7 @@ class GameDecls(BuilderBase):
             # reported; the param is still declared, so its uses are not "unknown names"
             self._expr_error(exc, entry, f"param '{name}'")
             value = construct(ir.Num, span=entry.span(), num=0, den=1)
+            type_name = "any"  # (its stand-in 0 is no value the designer wrote: no type error for it)
         self.parts.add("params", ir.ParamDecl(span=entry.span(), name=name, type=type_name, value=value))
 
     def top_mode(self, entry: Entry) -> None:

@@ -16,20 +16,21 @@ from lark import Token
 from cardsmith.dsl import ir
 from cardsmith.dsl.build_common import BuilderBase
 from cardsmith.dsl.diagnostics import did_you_mean
-from cardsmith.dsl.exprparse import ExprSyntaxError, parse_words, unescape
+from cardsmith.dsl.exprparse import WRONG_BOOL_HINT, ExprSyntaxError, parse_words, unescape, wrong_bool
 from cardsmith.dsl.lexer import MAX_DEPTH
 from cardsmith.dsl.phrases import Pattern, matches
 from cardsmith.dsl.source import Span
 from cardsmith.dsl.structure import Entry
-from cardsmith.dsl.words import LITERAL_WORDS, RESERVED_NAMES
+from cardsmith.dsl.words import LITERAL_WORDS, REFUSED_LITERAL_WORDS, RESERVED_NAMES
 
 STATEMENT_HEADS = {
     "let", "set", "increase", "decrease", "if", "elif", "else", "for", "repeat", "while",
     "choose", "simultaneously", "emit", "cancel", "return", "perform", "expect",
 }
 # Reserved words (words.py) that break a phrase's argument when written as a name; the
-# literals (`true`, `false`, `none`) are reserved too, but read as values there.
-_NOT_A_VALUE = RESERVED_NAMES - LITERAL_WORDS
+# literals (`yes`, `no`, `none`) are reserved too, but read as values there, and `true` /
+# `false` are answered on their own (see _no_phrase).
+_NOT_A_VALUE = RESERVED_NAMES - LITERAL_WORDS - REFUSED_LITERAL_WORDS
 
 
 class StatementBuilder(BuilderBase):
@@ -268,6 +269,11 @@ class StatementBuilder(BuilderBase):
         span = entry.span()
         if head in self.broken:
             return  # `proc(args)` of a procedure whose declaration failed (reported there)
+        refused = next((t for t in tokens[1:] if t.type == "WORD" and str(t) in REFUSED_LITERAL_WORDS), None)
+        if refused is not None:
+            # an argument written `true` fails every pattern; say why, not "no phrase fits"
+            self.error(self._tok_span(entry, refused), "CS0301", wrong_bool(str(refused)), WRONG_BOOL_HINT)
+            return
         candidates = [p for p in self.patterns.candidates(head) if p.first_literal == head.lower()]
         if candidates:
             literals = set().union(*(p.literals for p in candidates))

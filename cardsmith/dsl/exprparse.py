@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -35,11 +35,16 @@ UNITS_MM = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72, "px": 25.4 / 300
 class ExprSyntaxError(Exception):
     """The words could not be read as the expected construct."""
 
-    def __init__(self, offset: int, message: str, hint: str | None = None) -> None:
+    def __init__(self, offset: int, message: str, hint: str | None = None, *,
+                 code: str = "CS0101", length: int = 1) -> None:
         super().__init__(message)
         self.offset = offset
         self.message = message
         self.hint = hint
+        # Most of these are syntax errors (CS0101); a word the grammar reads but the
+        # language refuses (`true` for `yes`) is a wrong value (CS0301), over the word.
+        self.code = code
+        self.length = length
 
 
 @dataclass(slots=True)
@@ -85,6 +90,16 @@ _CTX = _Context(SourceFile("<expr>", ""), 0)
 # refuses int strings over 4300 digits) or overflow floats in printing and export.
 MAX_NUMBER_DIGITS = 15
 TOO_LARGE_HINT = f"numbers have at most {MAX_NUMBER_DIGITS} digits before and after the decimal point"
+
+
+# `true` and `false` still tokenize, so that writing them is answered with the word meant.
+WRONG_BOOL_HINT = "yes/no is the one way to write a flag or a value"
+WRONG_BOOL_WORDS = {"true": "yes", "false": "no"}
+
+
+def wrong_bool(word: str) -> str:
+    """The message for `true` or `false` written where a yes/no value is meant."""
+    return f"write {WRONG_BOOL_WORDS[word]}, not {word}"
 
 
 class NumberTooLarge(ValueError):
@@ -139,6 +154,12 @@ def _check_size(tok: Any) -> None:
         raise ExprSyntaxError(offset, "this number is too large", TOO_LARGE_HINT)
 
 
+def _refuse_bool(tok: Any) -> NoReturn:
+    """`true` / `false`: yes/no is the one spelling, so the other is refused where it is."""
+    offset = _CTX.shift + (tok.start_pos or 0) if isinstance(tok, Token) else _CTX.base
+    raise ExprSyntaxError(offset, wrong_bool(str(tok)), WRONG_BOOL_HINT, code="CS0301", length=len(str(tok)))
+
+
 class _ToIR(Transformer[Token, Any]):
     # ---- atoms
     def number(self, c: list[Any]) -> ir.Num:
@@ -163,11 +184,16 @@ class _ToIR(Transformer[Token, Any]):
         unit = text[-2:]
         return _c(ir.Dim, _span(c), mm=float(text[:-2]) * UNITS_MM[unit], written=text)
 
-    def true(self, c: list[Any]) -> ir.Bool:
+    def yes(self, c: list[Any]) -> ir.Bool:
         return _c(ir.Bool, _span(c), value=True)
 
-    def false(self, c: list[Any]) -> ir.Bool:
+    def no(self, c: list[Any]) -> ir.Bool:
         return _c(ir.Bool, _span(c), value=False)
+
+    def true(self, c: list[Any]) -> NoReturn:
+        _refuse_bool(c[0])
+
+    false = true
 
     def none(self, c: list[Any]) -> ir.NoneLit:
         return _c(ir.NoneLit, _span(c))

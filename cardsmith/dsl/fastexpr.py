@@ -238,8 +238,10 @@ class _Reader:
         if kind != "WORD":
             raise _Decline
         text = tok.value
+        if text in ("yes", "no"):
+            return construct(ir.Bool, span=self.span(tok), value=text == "yes")
         if text in ("true", "false"):
-            return construct(ir.Bool, span=self.span(tok), value=text == "true")
+            raise _Decline  # refused: the grammar reports it where it is
         if text == "none":
             return construct(ir.NoneLit, span=self.span(tok))
         if text == "your":

@@ -71,4 +71,6 @@ CONTEXTUAL_WORDS = frozenset({"x", "number", "end", "next", "per", "shared"})
 # Names a user may not bind (docs/language.md, "Reserved words"): every other keyword.
 RESERVED_NAMES = EXPR_WORDS - SOFT_KEYWORDS - CONTEXTUAL_WORDS
 # Literal values: they read as a value wherever a name could stand.
-LITERAL_WORDS = frozenset({"true", "false", "none"})
+LITERAL_WORDS = frozenset({"yes", "no", "none"})
+# Words the grammar reads only to refuse them with the word meant (`true`: write yes).
+REFUSED_LITERAL_WORDS = frozenset({"true", "false"})

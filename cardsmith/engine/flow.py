@@ -4,7 +4,7 @@ The flow is one generator over the game's declared structure — setup, the firs
 then rounds of turns (each player's stages and steps, in the turn order the rules keep)
 and the `round` block's stages — that runs compiled stage bodies and opens *action
 windows* where a stage lists actions. In a window one player at a time holds
-**priority** (windows.py says who, and when the window closes); what they may do is
+**priority** (`_window` below says who, and when the window closes); what they may do is
 decided by engine/offers.py and probed for legality by running each candidate up to its
 payment (engine/moves.py). Whatever the flow or a handler needs decided becomes a pending
 request; `legal_actions` turns it into Action objects with stable ids and readable

@@ -5,13 +5,13 @@ evaluator (compiler/static_eval.py: params, modes, card fields, deck rules, layo
 the checker's constant folding), and during play, by the code the compiler generates
 (compiler/codegen.py writes `rt.add(a, b)`, `rt.same(a, b)`, ... and engine/runtime.py
 re-exports the functions below under those names). Both call this module, so `none + 1`,
-`true + 1` or `"a" < 1` mean the same thing at check time and at play time
+`yes + 1` or `"a" < 1` mean the same thing at check time and at play time
 (tests/test_value_semantics.py feeds random expressions to both and compares).
 
 The kinds of value (what a designer calls them in messages):
 
 * a number: `int`, or an exact `Fraction` (`1.5`); a whole result is always an `int`
-* text (`str`), yes/no (`bool`: `true` is not a number), `none` (`None`)
+* text (`str`), yes/no (`bool`: `yes` is not a number), `none` (`None`)
 * a list (`list`; a cell is a pair `tuple`), a range (`Range`), dice (`Dice`)
 * a card, a player, a zone (model/state.py), an enum value (`EnumValue`)
 
@@ -22,10 +22,10 @@ The rules (docs/language.md, section 4, "Values"):
   dividing by zero is an error.
 * `< <= > >=` compare two numbers; with `none` on either side they are false (a missing
   value is not smaller or larger than anything); any other kind is an error.
-* `==` / `!=` never fail: values of different kinds are different (`1 == true` is
-  false), except an enum value and the text of its name; cards, players and zones are
+* `==` / `!=` never fail: values of different kinds are different (`1 == yes` is
+  no), except an enum value and the text of its name; cards, players and zones are
   equal only to themselves; lists are equal item by item.
-* truth: `false`, `none`, `0`, empty text and the empty list are false; anything else
+* truth: `no`, `none`, `0`, empty text and the empty list are false; anything else
   is true. `and` / `or` give yes/no and skip the right side when the left decides.
 * `x in c`: a list (any equal item), a range (a number within its bounds), a zone (the
   card is there), `none` (nothing is in it); any other kind is an error.

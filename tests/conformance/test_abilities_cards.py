@@ -206,7 +206,7 @@ card "Forge" {
     condition: not self.spent
     cost {
       pay 2 gold
-      set self.spent to true
+      set self.spent to yes
     }
     increase self.power by 1
   }

@@ -96,8 +96,8 @@ action cool "Cool" {
 }
 action tap "Tap" {
   choose c from a token in table where not it.tapped
-  set c.tapped to true
-  set c.marked to true
+  set c.tapped to yes
+  set c.marked to yes
 }
 action spurt "Spurt" {
   gain 1 spurts

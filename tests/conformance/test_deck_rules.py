@@ -227,7 +227,7 @@ def test_let_binds_a_value_of_the_deck_that_the_rules_read(game: ir.Game, tmp_pa
     found = diagnostics(tmp_path, "narrow", RULES.replace("section Main { size: 4..6 }", "section Main { size: 14.. }"))
     assert any("at most 13 eligible" in m and "best case: Sun King" in m for m in found), found
     # a rule that reads a name never known is not decidable: nothing is proved
-    unknown = RULES.replace("let sides = if", "let sides = if false and").replace(
+    unknown = RULES.replace("let sides = if", "let sides = if no and").replace(
         "section Main { size: 4..6 }", "section Main { size: 14.. }")
     assert not any("no legal deck exists" in m for m in diagnostics(tmp_path, "unknown", unknown))
 

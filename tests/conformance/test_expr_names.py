@@ -138,7 +138,7 @@ CARD_FIELDS = '''
   let r = create("Ruby", field, player2)
   let o = create("Opal", hand of player1, player1)
   increase r.wear by 2
-  set r.tired to true
+  set r.tired to yes
   attach o to r
 '''
 

@@ -146,8 +146,8 @@ def test_an_enum_value_equals_its_name(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- and, or, not
 
 LOGIC = [
-    ("and", "true and true", True), ("and", "true and false", False), ("and", "false and true", False),
-    ("or", "false or true", True), ("or", "true or false", True), ("or", "false or false", False),
+    ("and", "yes and yes", True), ("and", "yes and no", False), ("and", "no and yes", False),
+    ("or", "no or yes", True), ("or", "yes or no", True), ("or", "no or no", False),
     ("and", "seven > 1 and two > 1", True), ("or", "seven < 1 or two < 1", False),
 ]
 
@@ -163,13 +163,13 @@ for _op in ("and", "or"):
 
 @covers("Logic.op=and", "Logic.op=or")
 def test_and_binds_tighter_than_or(tmp_path: Path) -> None:
-    assert holds(tmp_path, "true or false and false")
-    assert not holds(tmp_path, "(true or false) and false")
+    assert holds(tmp_path, "yes or no and no")
+    assert not holds(tmp_path, "(yes or no) and no")
 
 
 @covers("Not.operand")
-@pytest.mark.parametrize(("condition", "expected"), [("not false", True), ("not true", False),
-                                                     ("not seven > 10", True), ("not not true", True)])
+@pytest.mark.parametrize(("condition", "expected"), [("not no", True), ("not yes", False),
+                                                     ("not seven > 10", True), ("not not yes", True)])
 def test_not(tmp_path: Path, condition: str, expected: bool) -> None:
     assert holds(tmp_path, condition) is expected
 
@@ -255,6 +255,6 @@ IS_CASES = [
 @pytest.mark.parametrize(("condition", "expected"), IS_CASES, ids=[c for c, _ in IS_CASES])
 def test_is_and_is_not(tmp_path: Path, condition: str, expected: bool) -> None:
     body = ('  let ruby = create("Ruby", field, player1)\n  let opal = create("Opal", field, player2)\n'
-            '  let penny = create("Penny", field, player1)\n  set ruby.tired to true\n'
+            '  let penny = create("Penny", field, player1)\n  set ruby.tired to yes\n'
             f'  if {condition} {{ set out to 1 }} else {{ set out to 2 }}')
     assert play(tmp_path, body, IS_DECLS).shared["out"] == (1 if expected else 2)

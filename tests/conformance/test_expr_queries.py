@@ -52,7 +52,7 @@ setup {
   let jade = create("Jade", field, player1)
   let opal = create("Opal", field, player2)
   let penny = create("Penny", hand of player1, player1)
-  set ruby.tired to true
+  set ruby.tired to yes
   let ace = create("Ace", pile, player1)
   put (create("Two", pile, player1)) on the bottom of pile
   put (create("Three", pile, player1)) on the bottom of pile

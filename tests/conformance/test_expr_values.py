@@ -89,7 +89,7 @@ def test_triple_quoted_text_spans_lines(tmp_path: Path) -> None:
 
 
 @covers("Bool.value")
-@pytest.mark.parametrize(("condition", "expected"), [("true", True), ("false", False)])
+@pytest.mark.parametrize(("condition", "expected"), [("yes", True), ("no", False)])
 def test_booleans(tmp_path: Path, condition: str, expected: bool) -> None:
     assert holds(tmp_path, condition) is expected
 

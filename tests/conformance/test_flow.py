@@ -332,7 +332,7 @@ card "Sniper" {
   activate "Shoot" {
     speed: instant
     condition: not self.exhausted
-    cost { set self.exhausted to true }
+    cost { set self.exhausted to yes }
     choose t from target unit in field where it != self
     increase t.hurt by 1
   }

@@ -195,7 +195,7 @@ game "Params" {
   first_player: seat1
 }
 param start_gold: number = 3
-param bonus_on: bool = true
+param bonus_on: bool = yes
 param greeting: text = "hello"
 counter gold per player { start: 0 }
 counter bonus per player { start: 0 }
@@ -205,7 +205,7 @@ mode rich "Rich start" {
 }
 mode solo "Solo" {
   players: 1
-  bonus_on: false
+  bonus_on: no
 }
 setup {
   for each p in players {

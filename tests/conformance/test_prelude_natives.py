@@ -183,7 +183,7 @@ def test_remove_from_the_game_takes_a_card_out_of_every_zone(tmp_path: Path) -> 
 @covers("prelude:reset_cards")
 def test_reset_makes_a_card_the_printed_card_again(tmp_path: Path) -> None:
     body = ("  let two = top 2 of pile\n  let ace = first(two)\n  set ace.value to 9\n  increase ace.wear by 2\n"
-            "  set ace.tired to true\n  give control of ace to player2\n  increase ace.value by 5 until end of turn\n"
+            "  set ace.tired to yes\n  give control of ace to player2\n  increase ace.value by 5 until end of turn\n"
             "  reset two\n  set out to ace.value * 100 + ace.wear * 10 + count(all tired gems)")
     match = played(tmp_path, body)
     ace = card(match, "Ace")

@@ -61,7 +61,7 @@ scenario "a failing expectation" {
   expect 1 + 1 == 3 "arithmetic is broken"
 }
 scenario "a failing expectation without a message" {
-  expect false
+  expect no
 }
 ''')
     assert results["own position"].passed, results["own position"].message
@@ -107,7 +107,7 @@ scenario "default" {
 
 @covers("ScenarioDecl.seed")
 def test_the_seed_decides_the_scenarios_random_draws(tmp_path: Path) -> None:
-    reveal = "\n".join(f'  if r == {n} {{ expect false "rolled {n}" }}' for n in range(1, 21))
+    reveal = "\n".join(f'  if r == {n} {{ expect no "rolled {n}" }}' for n in range(1, 21))
     scenarios = "".join(f'scenario "seed {seed} {copy}" {{\n  seed: {seed}\n  let r = roll d20\n{reveal}\n}}\n'
                         for seed in range(1, 9) for copy in ("a", "b"))
     results = run(tmp_path, scenarios)

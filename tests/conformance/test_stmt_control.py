@@ -71,7 +71,7 @@ def test_let_binds_a_value_once_computed(tmp_path: Path) -> None:
 
 @covers("Let.name", "Let.value")
 def test_let_in_an_inner_block_is_local_to_it(tmp_path: Path) -> None:
-    body = "  let x = 1\n  if true {\n    let y = x + 1\n    set out to y\n  }\n  set trail to x"
+    body = "  let x = 1\n  if yes {\n    let y = x + 1\n    set out to y\n  }\n  set trail to x"
     match = played(tmp_path, body)
     assert (match.shared["out"], match.shared["trail"]) == (2, 1)
 
@@ -90,7 +90,7 @@ ASSIGNMENTS = [
     ("increase", '  increase (first(all gems)).wear by 3', lambda m: card(m, "Ruby").counters["wear"], 3),
     ("set", "  for each g in all gems { set g.value to g.value * 10 }", lambda m: card(m, "Jade").base["value"], 30),
     ("decrease", "  let r = first(all gems)\n  decrease r.value by 1", lambda m: card(m, "Ruby").base["value"], 3),
-    ("set", "  let r = first(all gems)\n  set r.tired to true", lambda m: card(m, "Ruby").statuses, {"tired"}),
+    ("set", "  let r = first(all gems)\n  set r.tired to yes", lambda m: card(m, "Ruby").statuses, {"tired"}),
     # a local
     ("increase", "  let n = 1\n  increase n by 5\n  decrease n by 2\n  set out to n", lambda m: m.shared["out"], 4),
     # an element of a list
@@ -111,8 +111,8 @@ for _op in ("set", "increase", "decrease"):
 
 @covers("Assign.op=set", "Assign.target")
 def test_set_false_clears_a_status_and_logs_it(tmp_path: Path) -> None:
-    body = ("  let r = first(all gems)\n  set r.tired to true\n  set r.tired to true\n"
-            "  set r.tired to false\n  if not r.tired { set out to 1 }")
+    body = ("  let r = first(all gems)\n  set r.tired to yes\n  set r.tired to yes\n"
+            "  set r.tired to no\n  if not r.tired { set out to 1 }")
     match = played(tmp_path, body)
     assert match.shared["out"] == 1 and card(match, "Ruby").statuses == set()
     assert [e["on"] for e in events(match, "status")] == [True, False], "setting it to what it is changes nothing"
