@@ -13,17 +13,18 @@ import os
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cardsmith.compiler.api import CheckResult, check_game
-from cardsmith.compiler.loader import LoadError, cards_files
-from cardsmith.dsl.diagnostics import Diagnostic, Severity, render
-from cardsmith.dsl.source import SourceFile, Span
+if TYPE_CHECKING:
+    from cardsmith.compiler.api import CheckResult
+    from cardsmith.compiler.loader import LoadError
+    from cardsmith.dsl.diagnostics import Diagnostic
+
 from cardsmith.util.version import VERSION as __version__
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
                   help="cardsmith: write card games as text; check, play and print them.")
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
@@ -50,6 +51,7 @@ def _usage_error(exc: LoadError) -> typer.Exit:
 
 
 def _print_diagnostics(result: CheckResult) -> None:
+    from cardsmith.dsl.diagnostics import render
     color = _color()
     for d in result.diagnostics:
         _err(render(d, result.sources, color=color))
@@ -57,6 +59,7 @@ def _print_diagnostics(result: CheckResult) -> None:
 
 
 def _summary(label: str, diagnostics: list[Diagnostic]) -> str:
+    from cardsmith.dsl.diagnostics import Severity
     errors = sum(1 for d in diagnostics if d.severity is Severity.ERROR)
     warnings = len(diagnostics) - errors
     if errors:
@@ -71,6 +74,8 @@ def check(
     no_cache: Annotated[bool, typer.Option("--no-cache", help="ignore the result cache")] = False,
 ) -> None:
     """Check games: every error in one run, with locations and hints."""
+    from cardsmith.compiler.api import check_game
+    from cardsmith.compiler.loader import LoadError
     all_diagnostics: list[Diagnostic] = []
     failed = False
     for target in targets:
@@ -119,7 +124,8 @@ def fmt(
     stdout: Annotated[bool, typer.Option("--stdout", help="print the result instead of writing")] = False,
 ) -> None:
     """Rewrite .cards files in canonical form, keeping comments (idempotent)."""
-    from cardsmith.dsl.diagnostics import DiagnosticSink
+    from cardsmith.compiler.loader import cards_files
+    from cardsmith.dsl.diagnostics import DiagnosticSink, render
     from cardsmith.dsl.format import format_source
     from cardsmith.dsl.structure import decode_source
     from cardsmith.util.atomic import write_text_atomic
@@ -167,6 +173,8 @@ def fmt(
 def _checked(target: str) -> Any:
     """The checked game's IR, or the reason it is not one: bad usage (exit 2) or a game
     with errors (its diagnostics, exit 1)."""
+    from cardsmith.compiler.api import check_game
+    from cardsmith.compiler.loader import LoadError
     try:
         result = check_game(target)
     except LoadError as exc:
@@ -182,6 +190,7 @@ def _compiled(target: str) -> Any:
     """The compiled game, or the reason it is not one: bad usage (exit 2) or a game with
     errors (its diagnostics, exit 1)."""
     from cardsmith.compiler.api import GameError
+    from cardsmith.compiler.loader import LoadError
     from cardsmith.engine.game import load
 
     try:
@@ -354,6 +363,8 @@ def replay(
 ) -> None:
     """Replay a match log and verify it, event by event; exit 1 at the first divergence."""
     from cardsmith.compiler.loader import is_library_game
+    from cardsmith.dsl.diagnostics import Diagnostic, Severity, render
+    from cardsmith.dsl.source import SourceFile, Span
     from cardsmith.engine.replay import parse_log, replay_entries
 
     try:
@@ -557,6 +568,7 @@ def _decks(game: Any, players: int, files: list[Path] | None) -> list[list[str]]
     """The decks a match deals; an illegal decklist is reported like `deck check` (exit 1)."""
     from cardsmith.app import DecksNotDealt, decks_for
     from cardsmith.decks.library import DeckError
+    from cardsmith.dsl.diagnostics import render
 
     try:
         return decks_for(game, players, files)

@@ -12,24 +12,19 @@ import os
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cardsmith.compiler.loader import LoadError
-from cardsmith.decks.build import BuildError, build_deck, parse_pick
-from cardsmith.decks.decklist import MAX_BYTES
-from cardsmith.decks.games import GameContext, GameNotReady, game_context
-from cardsmith.decks.model import DeckReport
-from cardsmith.decks.show import deck_summary, main_cards, render_summary
-from cardsmith.decks.validate import check_decklist
-from cardsmith.dsl.diagnostics import render
-from cardsmith.util.atomic import write_text_atomic
+if TYPE_CHECKING:
+    from cardsmith.decks.games import GameContext
+    from cardsmith.decks.model import DeckReport
+
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
 
 deck_app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                       help="Check, show and build decklists against a game's deck rules.")
+                       rich_markup_mode=None, help="Check, show and build decklists against a game's deck rules.")
 
 
 class OutputFormat(StrEnum):
@@ -57,6 +52,9 @@ def _usage(message: str, hint: str | None = None) -> typer.Exit:
 
 
 def _context(game: str) -> GameContext:
+    from cardsmith.compiler.loader import LoadError
+    from cardsmith.decks.games import GameNotReady, game_context
+    from cardsmith.dsl.diagnostics import render
     try:
         return game_context(game)
     except LoadError as exc:
@@ -72,6 +70,7 @@ def _context(game: str) -> GameContext:
 
 
 def _read(path: Path) -> bytes:
+    from cardsmith.decks.decklist import MAX_BYTES
     if not path.exists():
         raise _usage(f"no such decklist: {path}")
     if not path.is_file():
@@ -84,10 +83,12 @@ def _read(path: Path) -> bytes:
 
 
 def _check(path: Path, ctx: GameContext) -> DeckReport:
+    from cardsmith.decks.validate import check_decklist
     return check_decklist(str(path), _read(path), ctx)
 
 
 def _print_report(report: DeckReport) -> None:
+    from cardsmith.dsl.diagnostics import render
     color = _color()
     for d in report.diagnostics:
         _err(render(d, report.sources, color=color))
@@ -95,6 +96,7 @@ def _print_report(report: DeckReport) -> None:
 
 
 def _verdict(report: DeckReport, ctx: GameContext) -> str:
+    from cardsmith.decks.show import main_cards
     n = len(report.errors)
     if n:
         return f"{report.source.path}: {n} error(s): not a legal {ctx.name} deck"
@@ -134,6 +136,7 @@ def show_command(
     output: FormatOption = OutputFormat.text,
 ) -> None:
     """Print the deck's derived values (the game's `summary` blocks), cost curve and type mix."""
+    from cardsmith.decks.show import deck_summary, render_summary
     ctx = _context(game)
     report = _check(deck, ctx)
     _print_report(report)
@@ -157,6 +160,8 @@ def new_command(
     `--head` and `--with` pick the cards of the deck's first section when it stands apart
     from the deck (one card per pick); in a game without such a section, `--with` keeps
     only the cards whose field has one of the values given."""
+    from cardsmith.decks.build import BuildError, build_deck, parse_pick
+    from cardsmith.util.atomic import write_text_atomic
     ctx = _context(game)
     try:
         picks = [("name", name) for name in head or []] + [parse_pick(p) for p in with_ or []]

@@ -12,16 +12,14 @@ import os
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cardsmith.compiler.api import check_game
-from cardsmith.compiler.loader import LoadError
-from cardsmith.dsl.diagnostics import Severity, render
-from cardsmith.dsl.source import SourceFile
-from cardsmith.printables.build import BuildResult, build
-from cardsmith.printables.imposition import Options
+if TYPE_CHECKING:
+    from cardsmith.dsl.source import SourceFile
+    from cardsmith.printables.build import BuildResult
+
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
 
@@ -85,6 +83,11 @@ def build_command(
     tts: Annotated[bool, typer.Option("--tts", help="also Tabletop Simulator deck sheets and JSON")] = False,
 ) -> None:
     """Build print-and-play PDFs: cards (duplex backs, crop marks), unit and action sheets."""
+    from cardsmith.compiler.api import check_game
+    from cardsmith.compiler.loader import LoadError
+    from cardsmith.dsl.diagnostics import render
+    from cardsmith.printables.build import build
+    from cardsmith.printables.imposition import Options
     try:
         offset = parse_offset(back_offset)
         bleed_mm = parse_bleed(bleed)
@@ -138,6 +141,7 @@ def build_command(
 
 
 def _report(result: BuildResult, sources: dict[str, SourceFile], color: bool) -> None:
+    from cardsmith.dsl.diagnostics import Severity, render
     for d in result.diagnostics:
         _err(render(d, sources, color=color))
     errors = sum(1 for d in result.diagnostics if d.severity is Severity.ERROR)
@@ -150,5 +154,5 @@ def _report(result: BuildResult, sources: dict[str, SourceFile], color: bool) ->
         _err(f"{warnings} warning(s)")
 
 
-build_app = typer.Typer(add_completion=False, help="Build print-and-play PDFs.")
+build_app = typer.Typer(add_completion=False, rich_markup_mode=None, help="Build print-and-play PDFs.")
 build_app.command("build")(build_command)
