@@ -25,7 +25,7 @@ from cardsmith.engine import copies
 from cardsmith.engine import runtime as rt
 from cardsmith.engine.coverage import PASSED_OVER, RUN, SKIPPED, Tally
 from cardsmith.engine.match import ENDLESS
-from cardsmith.engine.moves import MAX_WINDOW_MOVES, Action, ActionWindow, MoveFinder
+from cardsmith.engine.moves import MAX_WINDOW_MOVES, Action, ActionWindow, MoveFinder, from_own_hand
 from cardsmith.engine.replica import portable
 from cardsmith.engine.seatview import SeatNames, determinize, observe
 from cardsmith.model.state import Card, Player
@@ -116,9 +116,7 @@ class PlayedMatch(MoveFinder):
         self.moves.append((chosen.id, chosen.player, chosen.description, portable(chosen.payload)))
         picked = chosen.payload[1] if isinstance(chosen.payload, tuple) else chosen.payload
         for value in picked if isinstance(picked, list) else [picked]:
-            # "played": a card its chooser takes out of a zone only they can see (a hand)
-            if isinstance(value, Card) and value.zone is not None and value.zone.visibility == "owner" \
-                    and value.zone.owner is self.players[chosen.player]:
+            if from_own_hand(value, self.players[chosen.player]):  # "played"
                 self.cards_played.append((chosen.player, value.name))
         self._advance(chosen.payload)
 
@@ -129,10 +127,7 @@ class PlayedMatch(MoveFinder):
         `played` event; cards_played, a soak's tally, also counts answers to later choices.)"""
         found: list[Card] = []
         for value in picked:
-            for card in value if isinstance(value, list) else [value]:
-                if isinstance(card, Card) and card.zone is not None and card.zone.visibility == "owner" \
-                        and card.zone.owner is player:
-                    found.append(card)
+            found += [card for card in (value if isinstance(value, list) else [value]) if from_own_hand(card, player)]
         return found
 
     @property

@@ -55,15 +55,29 @@ class Action:
         return render(self.parts, describe) if self.parts else self.description
 
 
+def from_own_hand(value: Any, player: Player) -> bool:
+    """Is `value` a card `player` takes out of a zone only they can see (their hand)? Such a
+    card is *played*: the `played` event, the soak's cards_played tally, and its `play:`
+    condition all ask this one question."""
+    return isinstance(value, Card) and value.zone is not None and value.zone.visibility == "owner" \
+        and value.zone.owner is player
+
+
 def _with_values(head: str, choices: list[Any], describe: Any) -> tuple[str, tuple[Any, ...]]:
-    """A move's description — `head`, then its parameters after a colon — and its parts."""
-    described = ", ".join(str(describe(c)) for c in choices)
-    if not described:
+    """A move's description — `head`, then its parameters after a colon — and its parts
+    (the description is the parts as the log names them: one source for both)."""
+    if not choices:
         return head, ()
-    parts: list[Any] = [head, ": "]
+    parts: list[Any] = [head]
     for i, choice in enumerate(choices):
-        parts += [", ", Shown(choice)] if i else [Shown(choice)]
-    return f"{head}: {described}", tuple(parts)
+        parts += [", " if i else ": ", Shown(choice)]
+    return render(tuple(parts), describe), tuple(parts)
+
+
+def _answer(index: int, who: int, option: Any, label: str, describe: Any) -> Action:
+    """An answer to a choice, `choose X (label)`, described from its parts."""
+    parts = ("choose ", Shown(option), f" ({label})")
+    return Action(index, who, render(parts, describe), option, parts)
 
 
 class ActionWindow:
@@ -121,17 +135,14 @@ class MoveFinder(Match):
                 out = [Action(i, who, f"choose {'card' if isinstance(o, Card) else 'option'} {i + 1} of {count} "
                                       f"({request.label})", o) for i, o in enumerate(request.options)]
             else:
-                out = [Action(i, who, f"choose {self.describe(o)} ({request.label})", o,
-                              ("choose ", Shown(o), f" ({request.label})"))
-                       for i, o in enumerate(request.options)]
+                out = [_answer(i, who, o, request.label, self.describe) for i, o in enumerate(request.options)]
             if request.optional or not out:
                 out.append(Action(len(out), who, "choose nothing", None))
             return out
         picks, cut = several_picks(request)
         if cut:
             self.offers_cut[f"choose {request.label} (line {request.line})"] += 1
-        return [Action(i, who, f"choose {self.describe(g)} ({request.label})", g,
-                       ("choose ", Shown(g), f" ({request.label})")) for i, g in enumerate(picks)]
+        return [_answer(i, who, g, request.label, self.describe) for i, g in enumerate(picks)]
 
     def _window_actions(self, window: ActionWindow) -> list[Action]:
         """The moves the priority holder has: the stage's actions and the activated
@@ -255,8 +266,7 @@ class MoveFinder(Match):
         only they can see, as _apply_move records it — meet its `play:` condition (read
         with `self` the card and `you` the player)?"""
         for value in picked if isinstance(picked, list) else [picked]:
-            if isinstance(value, Card) and value.zone is not None and value.zone.visibility == "owner" \
-                    and value.zone.owner is player:
+            if from_own_hand(value, player):
                 condition = self.game.play_conditions.get(value.name)
                 if condition is None:
                     continue
