@@ -20,8 +20,9 @@ from typing import Any
 import pytest
 from conftest import GAMES, MINI_CARDS, MINI_RULES, play_scripted, write_game
 
+from cardsmith.compiler import legality
 from cardsmith.compiler.api import CORE_PATH, load_game_ir
-from cardsmith.compiler.codegen import generate
+from cardsmith.compiler.codegen import CodeGenerator, generate
 from cardsmith.dsl import ir
 from cardsmith.engine import natives
 from cardsmith.engine import runtime as rt
@@ -297,10 +298,13 @@ def needed_handler_keys(game: ir.Game) -> set[tuple[str, ...]]:
     for flow in game.flows:
         for stage in flow.stages:
             stages(flow.scope, stage, ())
+    writer = CodeGenerator(game, "0.1.0")
     for action in game.actions:
         keys.add(("action", action.name))
         if action.limit is not None:
             keys.add(("action", action.name, "limit"))
+        if legality.fragment_problem(action, writer) is None:  # its compiled legality predicate
+            keys.add(("legal", action.name))
     keys |= {("check", str(i)) for i in range(len(game.checks))}
     keys |= {("trigger", str(i)) for i in range(len(game.triggers))}
     keys |= {("hook", str(i)) for i in range(len(game.hooks))}

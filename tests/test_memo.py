@@ -36,6 +36,10 @@ function body_total(p: player) {
   return total
 }
 function recursive(n: number) = recursive(n + 1)
+function on_field(z: zone) = z == battlefield
+function home_of(z: zone) = z.owner != none and (z == hand of z.owner or on_field(z))
+function crowded(z: zone) = z == battlefield and size(battlefield) > 3
+function units_plus(n: number) = units_in_play() + n
 '''
 
 
@@ -53,6 +57,28 @@ def test_purity_keeps_dice_randomness_and_untracked_reads_out(tmp_path: Path) ->
     assert not pure["units_in_play"].reads_actor and not pure["strongest"].reads_actor
     # a scan is worth remembering; a single read is cheaper to do again than to look up
     assert pure["units_in_play"].worth_it and pure["body_total"].worth_it and not pure["my_gold"].worth_it
+
+
+def test_functions_of_their_arguments_alone_are_remembered_all_match(tmp_path: Path) -> None:
+    """A function that reads only its arguments, fixed zones and a zone's owner gives the
+    same result all match long (rt.memo_match, keyed without the state version); one that
+    also reads the table, or calls a function that does, does not."""
+    from cardsmith.compiler.purity import match_constant_functions
+
+    game = load_game_ir(str(_game(tmp_path)))
+    fixed = match_constant_functions(game, {"battlefield"}, {"hand", "deck", "discard"})
+    assert {"on_field", "home_of"} <= fixed
+    assert not {"crowded", "units_plus", "units_in_play", "my_gold"} & fixed
+    source = generate(game, "test")
+    assert "rt.memo_match(m, ctx, F_on_field, " in source
+
+
+def test_a_scan_is_remembered_and_a_few_reads_are_not(tmp_path: Path) -> None:
+    """Only a function that scans (a query, a loop, a call of one that scans) is worth a
+    key and a lookup; `via_pure` calls a scan, so it is remembered too."""
+    pure = pure_functions(load_game_ir(str(_game(tmp_path))))
+    assert pure["via_pure"].worth_it and pure["units_plus"].worth_it
+    assert not pure["my_gold"].worth_it and not pure["recursive"].worth_it
 
 
 def test_generated_code_remembers_only_pure_calls(tmp_path: Path) -> None:

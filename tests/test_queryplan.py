@@ -184,7 +184,9 @@ def test_a_loop_variable_the_body_sets_is_not_read_as_a_certain_card(tmp_path: P
     value (`set u to none`): then `u.zone` must stay a read that copes with none."""
     game = CompiledGame(_ir(tmp_path))
     body = game.source.split("def F_rebound_loop_variable")[1].split("\ndef ")[0]
-    assert "rt.card_builtin(m, v_u, 'zone')" in body and "v_u.zone" not in body
+    # read with a type test in line (a None is not a card), never straight as `v_u.zone`
+    assert "(v_u.zone if type(v_u) is rt.Card else rt.card_builtin(m, v_u, 'zone'))" in body
+    assert "= v_u.zone\n" not in body
     match = Match(game, seed=1, players=2)
     match.create_card("Knight", match.zone("battlefield", None), match.players[0])
     assert game.handlers[("function", "rebound_loop_variable")](match, rt.Ctx(match.players[0], None)) is None

@@ -22,12 +22,12 @@ from pathlib import PurePath
 
 import jinja2
 
-from cardsmith.compiler import queryplan
+from cardsmith.compiler import legality, queryplan
 from cardsmith.compiler.codegen_exprs import ExprWriter, Scope, ident
 from cardsmith.compiler.codegen_stmts import BodyWriter
 from cardsmith.compiler.linetable import table_source
 from cardsmith.compiler.namekinds import NAME_PARAM_TYPES, global_name_kinds
-from cardsmith.compiler.purity import nodes, pure_functions
+from cardsmith.compiler.purity import match_constant_functions, nodes, pure_functions
 from cardsmith.compiler.symbols import hooked_procedures
 from cardsmith.dsl import ir
 from cardsmith.dsl.source import Span
@@ -147,6 +147,11 @@ class CodeGenerator:
         # the request as an error; every other function is a plain Python function
         self.body_functions: set[str] = set()
         self.pure = pure_functions(game)
+        # (player zones only where the name means nothing else: field_kinds' "player_zone")
+        self.field_kinds = field_kinds(game)
+        self.match_constant = match_constant_functions(
+            game, {z.name for z in game.zones if z.scope != "player"},
+            {name for name, kind in self.field_kinds.items() if kind == "player_zone"})
         self.planner = queryplan.ZonePlanner(game, self.pure)
         self.procedures = {p.name: p for p in game.procedures}
         # procedures some rule, card or keyword hooks: calls to them go through the engine
@@ -166,7 +171,6 @@ class CodeGenerator:
         self.choice_sites = 0
         # what each global name is, as the engine's CompiledGame.name_kinds (later kinds win)
         self.name_kinds = global_name_kinds(game)
-        self.field_kinds = field_kinds(game)
         self.body_functions = {f.name for f in game.functions
                                if not f.native and f.expr is None and self._yields(f)}
 
@@ -316,6 +320,11 @@ class CodeGenerator:
         `yield rt.Paid()` marks the point where the action has become legal and paid."""
         self.decision(("action", a.name), ident(a.name, "A_"), self.origin(a, f"action {a.name}"), a.name,
                       a.body, a.condition, a.cost, Scope(), condition_first=False)
+        if legality.fragment_problem(a, self) is None:  # its legal moves computed, not probed
+            self.functions.append(function(ident(a.name, "LP_"), ["keep", "limit"],
+                                           self.origin(a, f"legality of action {a.name}"),
+                                           legality.write_predicate(self, a), generator=False))
+            self.handlers.append((repr(("legal", a.name)), ident(a.name, "LP_")))
         if a.limit is not None:  # how many times a player may take it in a turn
             self.add_expr(("action", a.name, "limit"), ident(a.name, "L_"), [], self.origin(a, f"limit of {a.name}"),
                           a.limit, Scope())

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from cardsmith.compiler.codegen import CodeGenerator
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+# generated code for a plain variable (a local, or `self` / `you`): safe to read twice
+_VARIABLE = re.compile(r"(v_[A-Za-z0-9_]+|ctx\.self|ctx\.you)\Z")
 
 
 class CodegenError(Exception):
@@ -141,6 +143,9 @@ class ExprWriter(Visitor):
         if e.func in self.gen.native_functions:
             return f"fn.fn_{ident(e.func, '')}(m, ctx{', ' if args else ''}{args})"
         body = e.func in self.gen.body_functions
+        if e.func in self.gen.match_constant:  # the same for the same arguments all match long
+            helper = "rt.memo_match_body" if body else "rt.memo_match"
+            return f"{helper}(m, ctx, {ident(e.func, 'F_')}{', ' if args else ''}{args})"
         purity = self.gen.pure.get(e.func)
         if purity is not None and purity.worth_it:  # remembered while the state is unchanged (purity.py)
             helper = "rt.memo_body" if body else "rt.memo"
@@ -203,13 +208,28 @@ class ExprWriter(Visitor):
         obj = self.expr(e.obj, scope)
         kind = self.gen.field_kinds.get(e.name)
         certain = isinstance(e.obj, ir.Ref) and e.obj.name in scope.cards
+        # a variable that is probably a card (a parameter, a choice) is tested in line, the
+        # helper called only when it is not: a call costs more than the read itself
+        simple = isinstance(e.obj, ir.Ref) and _VARIABLE.match(obj) is not None
         if kind == "builtin":
-            return f"{obj}.{e.name}" if certain else f"rt.card_builtin(m, {obj}, {e.name!r})"
+            if certain:
+                return f"{obj}.{e.name}"
+            if simple:
+                return f"({obj}.{e.name} if type({obj}) is rt.Card else rt.card_builtin(m, {obj}, {e.name!r}))"
+            return f"rt.card_builtin(m, {obj}, {e.name!r})"
         if kind == "status":
-            return f"({e.name!r} in {obj}.statuses)" if certain else f"rt.card_status(m, {obj}, {e.name!r})"
+            if certain:
+                return f"({e.name!r} in {obj}.statuses)"
+            if simple:
+                return f"(({e.name!r} in {obj}.statuses) if type({obj}) is rt.Card " \
+                       f"else rt.card_status(m, {obj}, {e.name!r}))"
+            return f"rt.card_status(m, {obj}, {e.name!r})"
         if kind == "player_zone":
             return f"rt.player_zone(m, {obj}, {e.name!r})"
         if kind == "stat":
+            if simple:
+                return f"({obj}.base[{e.name!r}] if type({obj}) is rt.Card and not {obj}.modifiers " \
+                       f"and {e.name!r} in {obj}.base else rt.card_stat(m, {obj}, {e.name!r}))"
             return f"rt.card_stat(m, {obj}, {e.name!r})"
         return f"rt.attr(m, {obj}, {e.name!r})"
 

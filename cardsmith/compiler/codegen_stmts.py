@@ -180,19 +180,32 @@ class BodyWriter(ExprWriter):
             args = "".join(f", {values[p.name] if p.name in values else self.default(p)}" for p in proc.params)
             self.line(f"yield from {ident(s.procedure, 'P_')}(m, ctx{args})")
             return
-        if proc is not None and proc.native and s.procedure not in self.gen.hooked \
-                and all(p.name in values or p.default is not None for p in proc.params) \
-                and all(p.name.isidentifier() and not keyword.iskeyword(p.name) for p in proc.params):
+        native = self.native_args(s, scope, values)
+        if native is not None:
             # the engine's own method, called straight; it may return a generator to run
-            args = "".join(f", {p.name}={values[p.name] if p.name in values else self.default(p)}"
-                           for p in proc.params)
             temp = self.fresh()
-            self.line(f"{temp} = m.natives[{s.procedure!r}](ctx{args})")
+            self.line(f"{temp} = m.natives[{s.procedure!r}](ctx{native})")
             self.line(f"if type({temp}) is rt.GeneratorType:")
             self.line(f"    yield from {temp}")
             return
         pairs = ", ".join(f"{k!r}: {v}" for k, v in values.items())
         self.line(f"yield from rt.invoke(m, ctx, {s.procedure!r}, {{{pairs}}})")
+
+    def native_args(self, s: ir.Invoke, scope: Scope, values: dict[str, str] | None = None) -> str | None:
+        """`, name=value, ...` for a straight call of an unhooked native procedure (every
+        parameter given or defaulted), or None when the call must go through the engine.
+        One spelling for the call itself and for its check in a legality predicate."""
+        proc = self.gen.procedures.get(s.procedure)
+        if proc is None or not proc.native or s.procedure in self.gen.hooked \
+                or not all(p.name.isidentifier() and not keyword.iskeyword(p.name) for p in proc.params):
+            return None
+        if values is None:
+            kinds = self.gen.proc_name_params.get(s.procedure, set())
+            values = {k: repr(v.name) if k in kinds and isinstance(v, ir.Ref) and v.name not in scope.locals
+                      else self.expr(v, scope) for k, v in s.args.items()}
+        if not all(p.name in values or p.default is not None for p in proc.params):
+            return None
+        return "".join(f", {p.name}={values[p.name] if p.name in values else self.default(p)}" for p in proc.params)
 
 
     def visit_Assign(self, s: ir.Assign, scope: Scope) -> None:
@@ -231,21 +244,27 @@ class BodyWriter(ExprWriter):
         raise CodegenError(f"cannot assign to {target.kind}")  # the checker rejects this first
 
     def visit_Choose(self, s: ir.Choose, scope: Scope) -> None:
-        source = self.expr(s.source, scope, decide=False)
+        options = self.choice_options(s, scope)
         by = self.expr(s.by, scope) if s.by is not None else "ctx.you"
-        where = "None"
-        if s.condition is not None:
-            inner = scope.child()
-            inner.bind("it")
-            where = f"(lambda v_it: {self.expr(s.condition, inner, decide=False)})"
         n = self.expr(s.count.n, scope) if s.count.n is not None else "None"
         scope.bind(s.var)
         targeting = isinstance(s.source, ir.Query) and s.source.det == "target"
         site = self.gen.choice_site()
         self.line(f"{ident(s.var)} = yield rt.Choose(m, {by}, rt.probed_options(m, {site!r}, "
-                  f"lambda: rt.options(m, {source}, {where})), "
+                  f"lambda: {options}), "
                   f"{s.count.mode!r}, {n}, hidden={s.hidden!r}, optional={s.optional!r}, "
                   f"targeting={targeting!r}, label={s.var!r}, line={s.span.line!r})")
+
+    def choice_options(self, s: ir.Choose, scope: Scope) -> str:
+        """A choice's options: its source, filtered by its `where`. One expression for the
+        choice itself and for the action's compiled legality predicate (legality.py)."""
+        source = self.expr(s.source, scope, decide=False)
+        where = "None"
+        if s.condition is not None:
+            inner = scope.child()
+            inner.bind("it")
+            where = f"(lambda v_it: {self.expr(s.condition, inner, decide=False)})"
+        return f"rt.options(m, {source}, {where})"
 
 
 def rebound_names(body: list[ir.Stmt]) -> set[str]:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel
 
 from cardsmith.dsl import ir
+from cardsmith.dsl.source import Span
 from cardsmith.dsl.visitor import Visitor
 
 # native functions that only read the state (see prelude/core.cards and engine/functions.py)
@@ -43,26 +44,30 @@ _CHANGES = (ir.Roll, ir.Choose, ir.ChooseOne, ir.Simultaneously, ir.Emit, ir.Inv
 @dataclass(frozen=True)
 class Purity:
     """A function that may be remembered; `reads_actor`: its result depends on who acts;
-    `worth_it`: computing it costs more than looking it up (see `_worth_remembering`)."""
+    `worth_it`: computing it costs more than looking it up (see `_scans_itself`)."""
 
     reads_actor: bool
     worth_it: bool = True
 
 
-# A remembered result costs a key and a lookup, and a miss for every new argument: a
-# function of a few reads and sums (`slot(c) = (c.value - 1) % 3 + 1`, `in_play(c) =
-# on_table(c.zone)`) is cheaper to compute again, and its callee may be remembered itself.
-_SMALL = 12
+# A remembered result costs a key and a lookup (~1 µs), and a miss for every new argument:
+# a function that only reads and combines a few values (`slot(c) = (c.value - 1) % 3 + 1`,
+# `in_play(c) = on_table(c.zone)`, `spaces(p, q) = max(abs(col(p) - col(q)), ...)`) costs
+# less to compute again than to look up, however many such functions it calls. Only a
+# function that scans — a query, a loop, a native that walks the table, or a call of a
+# function that scans — is remembered (measured on Two Kingdoms, where most calls were
+# lookups of a few additions: see docs/engine.md "Speed").
+_SCANNING_NATIVES = frozenset({"card_at", "has_keyword", "keyword_value", "cells", "catalog", "copies_of"})
 
 
-def _worth_remembering(decl: ir.FunctionDecl) -> bool:
-    """Does it scan (a query, a loop), or is it more than a few operations?"""
-    size = 0
+def _scans_itself(decl: ir.FunctionDecl) -> bool:
+    """Does its own body scan (a query or a loop, or a native that walks the table)?"""
     for node in nodes([decl.expr, decl.body]):
         if isinstance(node, ir.Query | ir.ForEach | ir.While | ir.Repeat):
             return True
-        size += 3 if isinstance(node, ir.Call) else 1
-    return size >= _SMALL
+        if isinstance(node, ir.Call) and node.func in _SCANNING_NATIVES:
+            return True
+    return False
 
 
 def nodes(node: object) -> Iterator[BaseModel]:
@@ -164,5 +169,70 @@ def pure_functions(game: ir.Game) -> dict[str, Purity]:
                 if name not in actor_set and callee in actor_set:
                     actor_set.add(name)
                     changed = True
-    decls = {f.name: f for f in game.functions}
-    return {name: Purity(name in actor_set, _worth_remembering(decls[name])) for name in sorted(pure_set)}
+    scanning = {f.name for f in game.functions if not f.native and _scans_itself(f)}
+    changed = True
+    while changed:  # a function that calls one that scans scans too
+        changed = False
+        for name, (_pure, _actor, calls) in facts.items():
+            if name not in scanning and calls & scanning:
+                scanning.add(name)
+                changed = True
+    return {name: Purity(name in actor_set, name in scanning) for name in sorted(pure_set)}
+
+
+# What a function may read and still give the same result for the same arguments all match
+# long: a zone's owner and name (fixed when the table is set), a player's own zones.
+_FIXED_ZONE_FIELDS = frozenset({"owner", "name"})
+_FIXED_NODES = (ir.Num, ir.Text, ir.Bool, ir.NoneLit, ir.Compare, ir.Logic, ir.Not, ir.BinOp, ir.Neg, ir.Let,
+                ir.If, ir.Branch, ir.Return, Span)
+# arithmetic natives: what they give depends on their arguments alone
+_FIXED_NATIVES = frozenset({"abs", "floor", "ceil", "min", "max"})
+
+
+def match_constant_functions(game: ir.Game, shared_zones: set[str], player_zones: set[str]) -> set[str]:
+    """Pure functions whose result depends on their arguments alone, never on the state:
+    they read only their parameters, literals and the game's shared zones, a `zone`
+    parameter's owner or name, and a player's own zones (`fortress_zone of z.owner`),
+    compare and combine them, and call only such functions. rt.memo_match remembers
+    them for the whole match (Kingdom Combat's `on_table(z)`, asked ~60 times per
+    decision, is one): the state version, which every action changes, is not in the key."""
+    candidates: dict[str, set[str]] = {}
+    natives = {f.name for f in game.functions if f.native}
+    for f in game.functions:
+        if f.native:
+            continue
+        zone_params = {p.name for p in f.params if p.type == "zone"}
+        player_params = {p.name for p in f.params if p.type == "player"}
+        names = {p.name for p in f.params} | {n.name for n in nodes(f.body) if isinstance(n, ir.Let)}
+        calls: set[str] = set()
+        fixed = True
+        for node in nodes([f.expr, f.body]):
+            if isinstance(node, _FIXED_NODES):
+                continue
+            if isinstance(node, ir.Ref) and (node.name in names or node.name in shared_zones):
+                continue
+            if isinstance(node, ir.Attr) and node.name in _FIXED_ZONE_FIELDS and isinstance(node.obj, ir.Ref) \
+                    and node.obj.name in zone_params:
+                continue
+            if isinstance(node, ir.Attr) and node.name in player_zones and (
+                    (isinstance(node.obj, ir.Ref) and node.obj.name in player_params)
+                    or (isinstance(node.obj, ir.Attr) and node.obj.name == "owner" and isinstance(node.obj.obj, ir.Ref)
+                        and node.obj.obj.name in zone_params)):
+                continue
+            if isinstance(node, ir.Call):
+                if not (node.func in _FIXED_NATIVES and node.func in natives):
+                    calls.add(node.func)
+                continue
+            fixed = False
+            break
+        if fixed:
+            candidates[f.name] = calls
+    changed = True
+    while changed:  # only calls of functions that are match-constant themselves
+        changed = False
+        for name, calls in list(candidates.items()):
+            if not calls <= candidates.keys():
+                del candidates[name]
+                changed = True
+    return set(candidates)
+

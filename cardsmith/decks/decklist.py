@@ -20,6 +20,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import accumulate
+from typing import Any
 
 from cardsmith.dsl.diagnostics import Diagnostic, DiagnosticSink
 from cardsmith.dsl.source import SourceFile, Span
@@ -45,16 +47,27 @@ def normalize_name(name: str) -> str:
     return _SPACES.sub(" ", text).strip().casefold()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class DeckLine:
-    """One `N Card Name` entry of a decklist."""
+    """One `N Card Name` entry of a decklist.
+
+    Its span is built only when asked for: a decklist of 40 lines is checked in well under
+    a millisecond, and a legal one never points at any of its lines. (Never changed once
+    made, but not `frozen`: a frozen dataclass is three times slower to build.)"""
 
     line: int
     count: int
     name: str
     key: str
     header: str | None
-    span: Span
+    file: str
+    column: int
+    end_column: int
+
+    @property
+    def span(self) -> Span:
+        return construct(Span, file=self.file, line=self.line, column=self.column, end_line=self.line,
+                         end_column=self.end_column)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +120,82 @@ def decode_decklist(path: str, data: bytes) -> tuple[SourceFile, list[Diagnostic
 
 
 def parse_decklist(path: str, data: bytes | str, sections: list[str] | None = None) -> ParsedDecklist:
-    """Parse a decklist. `sections` (the game's section names) also accepts `Deck` without a colon."""
+    """Parse a decklist. `sections` (the game's section names) also accepts `Deck` without a colon.
+
+    The fast path: decklists repeat the same few hundred lines (`4 Footman`), so what a
+    line means is remembered per list of section names (`_MEMOS`), as the reference reader
+    `_parse_line` worked it out the first time. Only a line's meaning is remembered, never
+    its place (spans are rebuilt from the line number), and never a line that made a
+    diagnostic: such lines go through `_parse_line` every time, so every diagnostic
+    comes from the one reader. `parse_decklist_reference` is the same without the memory
+    (tests/test_decks_fastparse.py checks both agree).
+    """
+    problems: list[Diagnostic] = []
+    if isinstance(data, str):
+        text = data.replace("\r\n", "\n").replace("\r", "\n") if "\r" in data else data
+    else:
+        source, problems = decode_decklist(path, data)
+        if problems:
+            return ParsedDecklist(source, diagnostics=list(problems))
+        text = source.text
+    raws = text.split("\n")
+    # (the line table SourceFile would build by searching the text, from the lines at hand)
+    starts = list(accumulate(map((1).__add__, map(len, raws[:-1])), initial=0))
+    source = SourceFile(path, text, starts)
+    out = ParsedDecklist(source)
+    key = tuple(sections) if sections else ()
+    memo = _MEMOS.get(key)
+    if memo is None:
+        memo = _MEMOS[key] = ({normalize_name(s) for s in sections or []}, {})
+    known, meanings = memo
+    if len(meanings) > _MEMO_LINES:
+        meanings.clear()
+    entries = out.lines
+    sink: DiagnosticSink | None = None
+    header: str | None = None
+    for line, raw in enumerate(raws, 1):
+        meaning = meanings.get(raw)
+        if meaning is None:
+            if sink is None:
+                sink = DiagnosticSink()
+            made = len(sink.items)
+            found = _parse_line(source, line, starts[line - 1], raw, known, sink)
+            if isinstance(found, Header):
+                meaning = (found.name, found.span.column, found.span.end_column)
+            elif found is not None:
+                meaning = (found[0], found[1], normalize_name(found[1]), found[2].column, found[2].end_column)
+            else:
+                meaning = ()
+            if len(sink.items) == made:  # (a line that made a diagnostic is read afresh every time)
+                meanings[raw] = meaning
+        if not meaning:
+            continue
+        if len(meaning) == 3:
+            name, column, end = meaning
+            out.headers.append(Header(name, line, construct(Span, file=path, line=line, column=column,
+                                                            end_line=line, end_column=end)))
+            header = name
+        else:
+            count, name, normalized, column, end = meaning
+            entries.append(DeckLine(line, count, name, normalized, header, path, column, end))
+    if sink is not None:
+        out.diagnostics.extend(sink.items)
+    return out
+
+
+# per tuple of section names: (their normalised names, a line's text → what it means:
+# () nothing, (name, column, end column) a header, (count, name, key, column, end column) an entry)
+_MEMOS: dict[tuple[str, ...], tuple[set[str], dict[str, tuple[Any, ...]]]] = {}
+_MEMO_LINES = 100_000  # (forgotten past this: the lines of some 3,000 distinct decklists)
+
+
+def forget_lines() -> None:
+    """Forget every line's remembered meaning (a benchmark measures from a cold start)."""
+    _MEMOS.clear()
+
+
+def parse_decklist_reference(path: str, data: bytes | str, sections: list[str] | None = None) -> ParsedDecklist:
+    """The reference reader: every line through `_parse_line`, nothing remembered."""
     problems: list[Diagnostic] = []
     if isinstance(data, str):
         source = SourceFile(path, data.replace("\r\n", "\n").replace("\r", "\n"))
@@ -127,7 +215,8 @@ def parse_decklist(path: str, data: bytes | str, sections: list[str] | None = No
             header = found.name
         elif found is not None:
             count, name, span = found
-            out.lines.append(DeckLine(index + 1, count, name, normalize_name(name), header, span))
+            out.lines.append(DeckLine(index + 1, count, name, normalize_name(name), header, path,
+                                      span.column, span.end_column))
     out.diagnostics.extend(sink.items)
     return out
 

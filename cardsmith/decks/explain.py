@@ -9,14 +9,35 @@ on any game's rules because it only walks the expression.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from cardsmith.compiler.static_eval import NotStatic
-from cardsmith.decks.games import GameContext, walk
+from cardsmith.decks.games import GameContext
+from cardsmith.decks.plan import walk
 from cardsmith.dsl import ir
 
+T = TypeVar("T")
 
+
+def _once(fn: Callable[[ir.Expr], T]) -> Callable[[ir.Expr], T]:
+    """What a walk of a rule finds, found once per rule (kept by identity: the rules live as
+    long as their game, and every decklist that breaks a rule asks again)."""
+    found: dict[int, tuple[ir.Expr, T]] = {}
+
+    def cached(expr: ir.Expr) -> T:
+        hit = found.get(id(expr))
+        if hit is not None and hit[0] is expr:
+            return hit[1]
+        value = fn(expr)
+        found[id(expr)] = (expr, value)
+        return value
+    cached.__doc__ = fn.__doc__
+    return cached
+
+
+@_once
 def card_fields(expr: ir.Expr) -> list[str]:
     """The card fields a per-card rule reads: `border` in `card.border.copies`."""
     out: list[str] = []
@@ -28,23 +49,17 @@ def card_fields(expr: ir.Expr) -> list[str]:
 
 
 def reads(expr: ir.Expr, name: str) -> bool:
-    return any(isinstance(n, ir.Ref) and n.name == name for n in walk(expr))
+    return name in _names_read(expr)
 
 
-_SECTIONS_READ: dict[int, tuple[ir.Expr, list[str]]] = {}
+@_once
+def _names_read(expr: ir.Expr) -> frozenset[str]:
+    return frozenset(n.name for n in walk(expr) if isinstance(n, ir.Ref))
 
 
+@_once
 def sections_read(expr: ir.Expr) -> list[str]:
     """The sections a deck-wide rule reads (`deck.Garrison`), in the order written."""
-    hit = _SECTIONS_READ.get(id(expr))
-    if hit is not None and hit[0] is expr:
-        return hit[1]
-    out = _sections_read(expr)
-    _SECTIONS_READ[id(expr)] = (expr, out)
-    return out
-
-
-def _sections_read(expr: ir.Expr) -> list[str]:
     out: list[str] = []
     for node in walk(expr):
         if (isinstance(node, ir.Attr) and isinstance(node.obj, ir.Ref) and node.obj.name == "deck"
@@ -82,18 +97,20 @@ def card_hint(ctx: GameContext, rule: ir.Expr, card: ir.CardDecl, scope: dict[st
 def rule_hint(ctx: GameContext, rule: ir.Expr, scope: dict[str, Any]) -> str:
     """The deck-wide rule and the value of both sides of each comparison in it."""
     facts: list[str] = []
-    for node in walk(rule):
-        if not isinstance(node, ir.Compare):
+    for side in _compared(rule):
+        try:
+            value = ctx.plan.compiled(side)(scope)
+        except (NotStatic, ArithmeticError, TypeError, ValueError):
             continue
-        for side in (node.left, node.right):
-            if isinstance(side, ir.Num | ir.Text | ir.Bool | ir.NoneLit | ir.Ref):
-                continue
-            try:
-                value = ctx.env.eval(side, scope)
-            except (NotStatic, ArithmeticError, TypeError, ValueError):
-                continue
-            fact = f"{ctx.text(side)} is {show(value)}"
-            if fact not in facts:
-                facts.append(fact)
+        fact = f"{ctx.text(side)} is {show(value)}"
+        if fact not in facts:
+            facts.append(fact)
     text = f"the rule is `{ctx.text(rule)}`"
     return text + (f"; here {', '.join(facts)}" if facts else "")
+
+
+@_once
+def _compared(rule: ir.Expr) -> list[ir.Expr]:
+    """Both sides of each comparison in a rule, in the order written, literals and names left out."""
+    return [side for node in walk(rule) if isinstance(node, ir.Compare) for side in (node.left, node.right)
+            if not isinstance(side, ir.Num | ir.Text | ir.Bool | ir.NoneLit | ir.Ref)]

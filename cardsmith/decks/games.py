@@ -9,17 +9,15 @@ which game that card belongs to.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel
-
 from cardsmith.compiler.api import CheckResult, check_game
-from cardsmith.compiler.deckrules import deck_bindings, head_section, main_size
+from cardsmith.compiler.deckrules import head_section, main_size
 from cardsmith.compiler.loader import library_games
 from cardsmith.compiler.static_eval import DeckValue, StaticEnv
 from cardsmith.decks.decklist import normalize_name
+from cardsmith.decks.plan import DeckPlan, walk
 from cardsmith.dsl import ir
 from cardsmith.dsl.source import SourceFile, Span
 
@@ -42,12 +40,21 @@ class GameContext:
     env: StaticEnv
     cards: dict[str, ir.CardDecl] = field(default_factory=dict)
     sections: dict[str, ir.DeckSection] = field(default_factory=dict)
-    # per-card rule results (excluded, allowed, copies) keyed by card and the values of the
-    # deck's `let` names those rules read (see per_card_key)
-    memo: dict[tuple[int, tuple[Any, ...]], tuple[bool, bool | None, int | None]] = field(
+    # per-card rule results (excluded, allowed, copies) keyed by the values of the deck's
+    # `let` names those rules read (see per_card_key), then by id(card)
+    memo: dict[tuple[Any, ...], dict[int, tuple[bool, bool | None, int | None]]] = field(
         default_factory=dict)
     # the `let` names the per-card rules (allow, excluded, copies) read
     per_card_names: tuple[str, ...] = ()
+    _plan: DeckPlan | None = None
+    _texts: dict[int, tuple[ir.Node | Span, str]] = field(default_factory=dict)
+
+    @property
+    def plan(self) -> DeckPlan:
+        """The deck rules compiled for checking many decklists (built on first use)."""
+        if self._plan is None:
+            self._plan = DeckPlan(self.env, self.rules)
+        return self._plan
 
     @property
     def game_id(self) -> str:
@@ -77,7 +84,7 @@ class GameContext:
 
     def bindings(self, deck: DeckValue) -> dict[str, Any]:
         """The deck block's `let` names over this deck (unknown ones left out)."""
-        return deck_bindings(self.env, self.rules, deck)
+        return self.plan.bindings(deck)
 
     def per_card_key(self, scope: dict[str, Any]) -> tuple[Any, ...]:
         """What a per-card verdict depends on besides the card: the values of the `let`
@@ -88,7 +95,15 @@ class GameContext:
         return main_size(self.rules)
 
     def text(self, node: ir.Node | Span) -> str:
-        """The source text of a rule, on one line, for hints."""
+        """The source text of a rule, on one line, for hints (worked out once per rule)."""
+        hit = self._texts.get(id(node))
+        if hit is not None and hit[0] is node:
+            return hit[1]
+        text = self._text(node)
+        self._texts[id(node)] = (node, text)
+        return text
+
+    def _text(self, node: ir.Node | Span) -> str:
         span = node if isinstance(node, Span) else node.span
         source = self.sources.get(span.file)
         if source is None:
@@ -151,22 +166,6 @@ def _context(target: str, game: ir.Game, sources: dict[str, SourceFile]) -> Game
             for n in walk(rule) if isinstance(n, ir.Ref)}
     ctx.per_card_names = tuple(b.name for b in game.deck.bindings if b.name in read)
     return ctx
-
-
-def walk(node: Any) -> Iterator[ir.Node]:
-    """Every IR node inside an expression, the expression first."""
-    if isinstance(node, ir.Node):
-        yield node
-    if isinstance(node, BaseModel):
-        for name in type(node).model_fields:
-            if name != "span":
-                yield from walk(getattr(node, name))
-    elif isinstance(node, list):
-        for item in node:
-            yield from walk(item)
-    elif isinstance(node, dict):
-        for item in node.values():
-            yield from walk(item)
 
 
 def _frozen(value: Any) -> Any:

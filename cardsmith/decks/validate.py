@@ -9,6 +9,7 @@ the rule and the values it read.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,10 +19,12 @@ from cardsmith.decks.explain import card_hint, rule_hint, sections_read, show
 from cardsmith.decks.games import GameContext, game_context, other_game_of
 from cardsmith.decks.model import DeckEntry, Decklist, DeckReport
 from cardsmith.dsl import ir
-from cardsmith.dsl.diagnostics import DiagnosticSink, did_you_mean
+from cardsmith.dsl.diagnostics import Diagnostic, DiagnosticSink, Severity, did_you_mean
 from cardsmith.dsl.source import Span
+from cardsmith.util.fastmodel import construct
 
 _ERRORS = (NotStatic, ArithmeticError, TypeError, ValueError)
+_PLACED_MAX = 100_000  # (header, card) pairs remembered per game before starting afresh
 
 
 def check_decklist(path: str, data: bytes | str, game: str | ir.Game | GameContext) -> DeckReport:
@@ -56,31 +59,46 @@ class _Verdict:
     limit: int | None
 
 
+class _Sink(DiagnosticSink):
+    """A sink whose errors skip pydantic's validation: the validator builds every field
+    itself (a Span, a code, text), and a decklist with mistakes gets several of them."""
+
+    def error(self, span: Span, code: str, message: str, hint: str | None = None) -> None:
+        self.items.append(construct(Diagnostic, span=span, severity=Severity.ERROR, code=code,
+                                    message=message, hint=hint))
+
+
 class _Validator:
     def __init__(self, parsed: ParsedDecklist, ctx: GameContext) -> None:
         self.parsed = parsed
         self.ctx = ctx
         self.rules = ctx.rules
-        self.sink = DiagnosticSink()
+        self.plan = plan = ctx.plan
+        self.sink = _Sink()
         self.sink.extend(parsed.diagnostics)
         self.headers: dict[str, Header] = {}
-        self.spans = {line.line: line.span for line in parsed.lines}
-        self.aside = {s.name for s in self.rules.sections if not s.counts_toward_size}
-        self.within = {s.name: s.within for s in self.rules.sections if s.within is not None}
-        self.claimed = {t: s for s in self.rules.sections if s.types and not s.counts_toward_size
-                        and s.within is None for t in s.types}
+        self.by_line: dict[int, DeckLine] | None = None  # (built when a diagnostic needs a span)
+        self.aside = plan.aside
+        self.within = plan.within
+        self.claimed = plan.claimed
+        # filled by resolve(): the deck's sections, its cards, its size
+        self.sections: dict[str, list[ir.CardDecl]] = {}
+        self.physical: list[ir.CardDecl] = []
+        self.size = 0
+        self.chosen_within = False
 
     def run(self) -> DeckReport:
         entries = self.resolve()
         deck = Decklist(self.parsed.source.path, self.ctx.game_id, entries, dict(self.within),
-                        [s.name for s in self.rules.sections])
+                        list(self.plan.section_names))
         # the deck block's `let` names, computed once over the whole deck, are read by
         # every rule below (a name the deck cannot give yet leaves its rules unjudged)
-        value = DeckValue(deck.sections(), self.deck_size(deck), deck.physical())
+        value = DeckValue(self.sections, self.size, self.physical)
         scope: dict[str, Any] = self.ctx.bindings(value)
         self.per_card(deck, scope)
-        self.check_within(deck)
-        self.counts(deck)
+        if self.chosen_within:
+            self.check_within(deck)
+        self.counts(deck, self.size)
         self.requirements(deck, scope, value)
         diagnostics = sorted(self.sink.items, key=lambda d: (d.span.line, d.span.column, d.code))
         return DeckReport(deck, diagnostics, self.parsed.source)
@@ -96,15 +114,50 @@ class _Validator:
             else:
                 self.headers.setdefault(section.name, header)
         entries: list[DeckEntry] = []
+        placed = self.plan.placed  # (where a line goes depends only on its header and card)
+        sink = self.sink.items
+        # with the entries, in the same pass: Decklist.sections() and physical(), the size
+        # (the cards that count toward the size: `deck.size` in the rules), and whether a
+        # section chosen `within` another names any card
+        sections: dict[str, list[ir.CardDecl]] = {name: [] for name in self.plan.section_names}
+        physical: list[ir.CardDecl] = []
+        self.sections, self.physical = sections, physical
+        within, aside = self.within, self.aside
+        size = 0
         for line in self.parsed.lines:
-            card = self.ctx.cards.get(line.key)
-            if card is None:
-                self.unknown(line)
+            hit = placed.get((line.header, line.key))
+            if hit is None:
+                card = self.ctx.cards.get(line.key)
+                if card is None:
+                    self.unknown(line)
+                    continue
+                made = len(sink)
+                section = self.ctx.section(line.header) if line.header is not None else None
+                section = self.home(card) if section is None else self.check_section(line, card, section)
+                name = section.name if section is not None else None
+                # what the line's copies are: chosen within another section (0), dealt but
+                # not counted in the size (1), dealt and counted (2)
+                kind = 0 if name in within else 1 if name in aside else 2
+                hit = (card, name, sections.get(name) is not None if name is not None else False, kind)
+                if len(sink) == made:
+                    if len(placed) > _PLACED_MAX:
+                        placed.clear()
+                    placed[(line.header, line.key)] = hit
+            card, name, listed, kind = hit
+            if name is None:
                 continue
-            section = self.ctx.section(line.header) if line.header is not None else None
-            section = self.home(card) if section is None else self.check_section(line, card, section)
-            if section is not None:
-                entries.append(DeckEntry(section.name, card, line.count, line.line))
+            count = line.count
+            entries.append(DeckEntry(name, card, count, line.line))
+            copies = [card] * count
+            if listed:
+                sections[name] += copies
+            if kind:
+                physical += copies
+                if kind == 2:
+                    size += count
+            else:
+                self.chosen_within = True
+        self.size = size
         return entries
 
     def unknown(self, line: DeckLine) -> None:
@@ -148,39 +201,47 @@ class _Validator:
 
     # ---- per card: excluded, allowed, copies
     def verdict(self, card: ir.CardDecl, scope: dict[str, Any], bound: tuple[Any, ...]) -> _Verdict:
-        key = (id(card), bound)
-        memo = self.ctx.memo.get(key)
+        verdicts = self.ctx.memo.setdefault(bound, {})
+        memo = verdicts.get(id(card))
         if memo is not None:
             return _Verdict(*memo)
-        env = self.ctx.env
+        plan = self.plan
         local = {**scope, "card": card}
         excluded = allowed = limit = None
         try:
-            excluded = self.rules.excluded is not None and bool(env.eval(self.rules.excluded, local))
+            excluded = plan.excluded is not None and bool(plan.excluded(local))
         except _ERRORS:
             excluded = False
-        if self.rules.allow is not None:
+        if plan.allow is not None:
             try:
-                allowed = bool(env.eval(self.rules.allow, local))
+                allowed = bool(plan.allow(local))
             except _ERRORS:
                 allowed = None
-        if self.rules.copies is not None:
+        if plan.copies is not None:
             try:
-                value = env.eval(self.rules.copies, local)
+                value = plan.copies(local)
                 limit = int(value) if value is not None else None
             except _ERRORS:
                 limit = None
-        self.ctx.memo[key] = (bool(excluded), allowed, limit)
+        verdicts[id(card)] = (bool(excluded), allowed, limit)
         return _Verdict(bool(excluded), allowed, limit)
 
     def per_card(self, deck: Decklist, scope: dict[str, Any]) -> None:
         totals: dict[int, int] = {}
         reported: set[int] = set()
         bound = self.ctx.per_card_key(scope)
+        memo = self.ctx.memo.get(bound) or {}
+        within = self.within
         for entry in deck.entries:
-            if entry.section in self.within:
+            if entry.section in within:
                 continue
             card = entry.card
+            total = totals.get(id(card), 0) + entry.count
+            hit = memo.get(id(card))
+            # (the common case, a card the rules let in within its limit: nothing to say)
+            if hit is not None and not hit[0] and hit[1] is not False and (hit[2] is None or total <= hit[2]):
+                totals[id(card)] = total
+                continue
             span = self.span_of(entry)
             verdict = self.verdict(card, scope, bound)
             if verdict.excluded:
@@ -192,7 +253,6 @@ class _Validator:
                 assert self.rules.allow is not None
                 self.sink.error(span, "CS1010", f"'{card.name}' is not allowed in this deck",
                                 card_hint(self.ctx, self.rules.allow, card, scope, "a deck allows only"))
-            total = totals.get(id(card), 0) + entry.count
             totals[id(card)] = total
             if verdict.limit is not None and total > verdict.limit and id(card) not in reported:
                 reported.add(id(card))
@@ -204,14 +264,13 @@ class _Validator:
 
     def check_within(self, deck: Decklist) -> None:
         for name, parent in self.within.items():
-            held: dict[int, int] = {}
-            for e in deck.entries:
-                if e.section == parent:
-                    held[id(e.card)] = held.get(id(e.card), 0) + e.count
+            chosen = [e for e in deck.entries if e.section == name]
+            if not chosen:
+                continue
+            # (the parent section's copies of each card, counted from its cards)
+            held = Counter(map(id, self.sections.get(parent, ())))
             used: dict[int, int] = {}
-            for e in deck.entries:
-                if e.section != name:
-                    continue
+            for e in chosen:
                 used[id(e.card)] = used.get(id(e.card), 0) + e.count
                 have = held.get(id(e.card), 0)
                 if used[id(e.card)] > have:
@@ -222,19 +281,20 @@ class _Validator:
                                     f"under '{parent}:' too")
 
     # ---- counts
-    def counts(self, deck: Decklist) -> int:
+    def counts(self, deck: Decklist, size: int) -> int:
         main = self.ctx.main_section()
         size_rule = self.ctx.size_rule()
         for s in self.rules.sections:
             if s.count is None or s.count is size_rule:  # the main section's size: checked below
                 continue
-            n = sum(e.count for e in deck.entries if e.section == s.name)
             bounds = self.bounds(s.count)
-            if bounds is not None and not _within(n, *bounds):
+            if bounds is None:
+                continue
+            n = sum(e.count for e in deck.entries if e.section == s.name)
+            if not _within(n, *bounds):
                 self.sink.error(self.section_span(deck, s.name), "CS1006",
                                 f"the {s.name} section holds {n} card(s); it must hold {bounds_text(*bounds)}",
                                 f"the rule is `section {s.name} {{ count: {self.ctx.text(s.count)} }}`")
-        size = self.deck_size(deck)
         bounds = self.bounds(size_rule) if size_rule is not None else None
         if bounds is not None and not _within(size, *bounds):
             low, high = bounds
@@ -247,21 +307,19 @@ class _Validator:
                             f"the deck holds {size} card(s); it must hold {bounds_text(low, high)}", fix)
         return size
 
-    def deck_size(self, deck: Decklist) -> int:
-        """The cards that count toward the deck's size (`deck.size` in the rules)."""
-        return sum(e.count for e in deck.entries if e.section not in self.within
-                   and self.counts_toward_size(e.section))
-
-    def counts_toward_size(self, section: str) -> bool:
-        return section not in self.aside
-
     def bounds(self, expr: ir.Expr | None) -> tuple[int | None, int | None] | None:
+        """A count rule's (low, high): it reads no deck, so it is worked out once per game."""
         if expr is None:
             return None
+        known = self.plan.bounds.get(id(expr))
+        if known is not None and known[0] is expr:
+            return known[1]
         try:
-            return as_bounds(self.ctx.env.eval(expr, {}))
+            bounds: tuple[int | None, int | None] | None = as_bounds(self.ctx.env.eval(expr, {}))
         except _ERRORS:
-            return None
+            bounds = None
+        self.plan.bounds[id(expr)] = (expr, bounds)
+        return bounds
 
     # ---- deck-wide rules
     def requirements(self, deck: Decklist, scope: dict[str, Any], value: DeckValue) -> None:
@@ -285,7 +343,7 @@ class _Validator:
 
     def violated(self, rule: ir.DeckRequirement, scope: dict[str, Any]) -> bool:
         try:
-            held = bool(self.ctx.env.eval(rule.condition, scope))
+            held = bool(self.plan.compiled(rule.condition)(scope))
         except _ERRORS:
             return False  # the rule cannot be decided for this deck (e.g. a section still empty)
         return held if rule.forbid else not held
@@ -320,13 +378,16 @@ class _Validator:
         """The rules' scope for the deck with one section replaced (its `let` names anew)."""
         deck: DeckValue = base["deck"]
         trial = DeckValue({**deck.sections, section: cards}, deck.size, deck.cards)
-        if not self.rules.bindings:
+        if not self.rules.bindings or self.plan.bindings_ignore(section):
             return {**base, "deck": trial}
         return {**self.ctx.bindings(trial), "deck": trial}
 
     # ---- where to point
     def span_of(self, entry: DeckEntry) -> Span:
-        return self.spans.get(entry.line) or self.parsed.first_line_span()
+        if self.by_line is None:
+            self.by_line = {line.line: line for line in self.parsed.lines}
+        line = self.by_line.get(entry.line)
+        return line.span if line is not None else self.parsed.first_line_span()
 
     def section_span(self, deck: Decklist, section: str | None) -> Span:
         """A section's header, else its first line, else the decklist's first line."""

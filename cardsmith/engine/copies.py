@@ -88,7 +88,9 @@ def sample_world(match: PlayedMatch, seat: int, rng: random.Random) -> PlayedMat
     copy.reveal_marks = {}
     copy.offers_cut.clear()
     copy.memo.clear()
+    copy.match_memo.clear()
     copy.probe_cache.clear()
+    copy._grants_cache = None  # (keyed by state version, as the memo is)
     copy._seat_names.clear()
     copy.decks = None
     copy.sampled = True

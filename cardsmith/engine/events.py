@@ -43,6 +43,10 @@ class EventsAndStatics:
     _in_statics: bool
     _statics_cache: list[StaticUse] | None
     _statics_index: tuple[list[Any], dict[str, list[Any]]] | None
+    _grants_cache: tuple[tuple[Any, ...], list[tuple[tuple[str, ...], set[int], list[tuple[str, list[Any]]]]]] | None
+    version: int
+    turn_number: int
+    round_number: int
 
     if TYPE_CHECKING:  # provided by Match, which this is mixed into
         def record(self, kind: str, **data: Any) -> None: ...
@@ -73,10 +77,30 @@ class EventsAndStatics:
         found = list(card.definition.keywords) if card.definition is not None else []
         if self._in_statics:
             return found
-        for source, ability, key, ctx in self._statics():
-            if ability.grants and self._static_applies(card, source, ability, key, ctx):
-                found.extend((use.name, [self.game._static(a) for a in use.args]) for use in ability.grants)
+        for key, reached, granted in self._grants():
+            if id(card) in reached:
+                if self.tally is not None:
+                    self.tally.static(key)
+                found.extend((name, list(args)) for name, args in granted)
         return found
+
+    def _grants(self) -> list[tuple[tuple[str, ...], set[int], list[tuple[str, list[Any]]]]]:
+        """Each static in play that grants keywords: the cards it reaches now (by id) and
+        what it grants. Worked out once per state — version, whose turn, turn and round,
+        what a static's `while` and target may read — instead of once per card asked:
+        rules ask `has_keyword` of every unit for every move they weigh."""
+        seen = (self.version, self.current, self.turn_number, self.round_number)
+        cached = self._grants_cache
+        if cached is not None and cached[0] == seen:
+            return cached[1]
+        grants = []
+        for source, ability, key, ctx in self._statics():
+            if ability.grants:
+                reached = {id(card) for card in self._static_reach(source, ability, key, ctx)}
+                grants.append((key, reached, [(use.name, [self.game._static(a) for a in use.args])
+                                              for use in ability.grants]))
+        self._grants_cache = (seen, grants)
+        return grants
 
     def effective(self, card: Card, field: str) -> Any:
         """A card's current value of a stat or property: printed, changed, modified."""
@@ -117,16 +141,21 @@ class EventsAndStatics:
                         ctx: rt.Ctx) -> bool:
         """Does this static ability of `source` reach `card` now (its `while` holding)?
         Its target and condition are read without statics, so statics never loop."""
+        reached = any(t is card for t in self._static_reach(source, ability, key, ctx))
+        if reached and self.tally is not None:
+            self.tally.static(key)
+        return reached
+
+    def _static_reach(self, source: Card, ability: ir.Static, key: tuple[str, ...], ctx: rt.Ctx) -> list[Any]:
+        """The cards a static ability of `source` reaches now: none while its `while`
+        fails, else its target (the card itself by default). Read without statics, so
+        statics never loop."""
         self._in_statics = True
         try:
             if ability.condition is not None and not rt.truth(self._static_call(key, ("condition",), ctx)):
-                return False
-            targets = [source] if ability.target is None else rt.iterate(
-                self, self._static_call(key, ("target",), ctx))  # type: ignore[arg-type]  # (a Match)
-            reached = any(t is card for t in targets)
-            if reached and self.tally is not None:
-                self.tally.static(key)
-            return reached
+                return []
+            return [source] if ability.target is None else list(rt.iterate(
+                self, self._static_call(key, ("target",), ctx)))  # type: ignore[arg-type]  # (a Match)
         finally:
             self._in_statics = False
 

@@ -71,6 +71,9 @@ class CompiledGame:
         self.instant_actions = [a.name for a in game.actions if a.speed == "instant"]
         # actions whose legality does not depend on the answer to their last choice
         self.option_blind = {a.name: lead for a in game.actions if (lead := option_blind_parameters(a)) is not None}
+        # actions whose legal combinations the compiler computes without probing (compiler/legality.py)
+        self.legality: dict[str, Any] = {a.name: self.handlers[("legal", a.name)] for a in game.actions
+                                         if ("legal", a.name) in self.handlers}
         self.cardtypes = {t.name: t for t in game.cardtypes}
         self.nouns: dict[str, str | None] = {"card": None, "cards": None}
         for t in game.cardtypes:

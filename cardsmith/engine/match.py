@@ -98,6 +98,7 @@ class Match(EventsAndStatics, ScenarioSteps, TurnOrder):
         self._versions = itertools.count(1)
         self.version = 0
         self.memo: dict[Any, Any] = {}
+        self.match_memo: dict[Any, Any] = {}  # rt.memo_match: functions of their arguments alone
         # how many times each player took each action this turn (for an action's `limit`)
         self.taken: dict[tuple[str, int], int] = {}
         # the periods some modifier lapses at: expiring any other period is a no-op
@@ -127,6 +128,7 @@ class Match(EventsAndStatics, ScenarioSteps, TurnOrder):
         self._in_statics = False
         self._statics_cache: list[tuple[Card, ir.Static, tuple[str, ...], rt.Ctx]] | None = None
         self._statics_index: tuple[list[Any], dict[str, list[Any]]] | None = None
+        self._grants_cache: Any = None  # events.py _grants: per state, what statics grant
         self.flow_active = False          # a PlayedMatch runs the turn structure itself
         self.allow_lost = False
         self.end_turn_requested = False
@@ -349,6 +351,13 @@ class Match(EventsAndStatics, ScenarioSteps, TurnOrder):
                 found[proc.name] = types.MethodType(function, self) if function is not None \
                     else self._missing_native(proc.name)
         return found
+
+    @functools.cached_property
+    def native_checks(self) -> dict[str, Callable[..., bool]]:
+        """For a native procedure that can fail (natives.CHECKS: `pay`), the engine's test
+        of whether it would succeed now, bound to this match: a compiled legality predicate
+        calls `m.native_checks[name](ctx, ...)` where probing would run the procedure."""
+        return {name: types.MethodType(check, self) for name, check in natives.CHECKS.items()}
 
     @staticmethod
     def _missing_native(name: str) -> Callable[..., Any]:

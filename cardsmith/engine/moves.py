@@ -91,9 +91,30 @@ class ActionWindow:
         self.actions: list[Action] = []
 
 
+class LegalityMismatch(AssertionError):
+    """A compiled legality predicate and probing disagreed (only raised with `crosscheck`)."""
+
+
+def _all(options: list[Any]) -> list[Any]:
+    return options
+
+
+def _same_answers(a: list[list[Any]], b: list[list[Any]]) -> bool:
+    """The same combinations in the same order, each answer the very same object (or an
+    equal number or text)."""
+    return len(a) == len(b) and all(
+        len(x) == len(y) and all(u is v or (type(u) is type(v) and type(u) in (int, str, bool) and u == v)
+                                 for u, v in zip(x, y, strict=True))
+        for x, y in zip(a, b, strict=True))
+
+
 class MoveFinder(Match):
     """The legal-move half of a played match (flow.PlayedMatch is the other half)."""
 
+    # compiled legality predicates in use; off, every move is found by probing
+    use_predicates = True
+    # run both and fail on any difference (the differential legality tests)
+    crosscheck = False
     tally: Tally | None
     offers_cut: Counter[str]
     _picks_cut: bool
@@ -178,7 +199,32 @@ class MoveFinder(Match):
         return out
 
     def _probe(self, move: Any, player: Player) -> list[list[Any]]:
-        """Every parameter combination for which the move is legal (condition + cost).
+        """Every parameter combination for which the move is legal (condition + cost):
+        computed by the action's compiled legality predicate where the compiler wrote one
+        (compiler/legality.py), else found by running the rule (`_tried`). With
+        `crosscheck` on (the conformance suite, tests/test_legality_predicates.py) both run
+        and any difference stops the match."""
+        predicate = self.game.legality.get(move) if isinstance(move, str) else None
+        if predicate is None or not self.use_predicates:
+            return self._tried(move, player)
+        keep = (lambda options: [o for o in options if self._may_play(o, player)]) \
+            if self.game.play_conditions else _all
+        found: list[list[Any]] = predicate(self, rt.Ctx(player, None), keep, MAX_COMBINATIONS)
+        if len(found) > MAX_COMBINATIONS:
+            self.offers_cut[move] += 1
+            del found[MAX_COMBINATIONS:]
+        if self.crosscheck:
+            probed = self._tried(move, player)
+            if not _same_answers(found, probed):
+                raise LegalityMismatch(f"action {move!r}, player {player.name}: the compiled predicate found "
+                                       f"{self._shown(found)}, probing found {self._shown(probed)}")
+        return found
+
+    def _shown(self, combos: list[list[Any]]) -> list[list[Any]]:
+        return [[self.describe(value) for value in combo] for combo in combos]
+
+    def _tried(self, move: Any, player: Player) -> list[list[Any]]:
+        """Every parameter combination for which the move is legal, found by probing.
 
         Breadth first, one run of the move per prefix of answers. When an action's
         legality cannot depend on the answer to its last choice

@@ -260,12 +260,29 @@ def lose(m: Match, ctx: rt.Ctx, amount: Any, counter: Any, player: Any = None) -
     m.set_counter(owner, str(counter), rt.arith("-", m.get_counter(owner, str(counter)), amount))
 
 
-def pay(m: Match, ctx: rt.Ctx, amount: Any, counter: Any, player: Any = None) -> None:
+def _payment(m: Match, ctx: rt.Ctx, amount: Any, counter: Any, player: Any) -> tuple[Player | None, Any]:
+    """Whose counter a payment takes from and what it leaves, or CannotPay: one test for
+    paying (`pay`) and for asking whether one could (`can_pay`, the legality predicates)."""
     owner = _counter_owner(m, ctx, counter, player)
     have = m.get_counter(owner, str(counter))
     if rt.compare("<", have, amount):
         raise rt.CannotPay()
-    m.set_counter(owner, str(counter), rt.arith("-", have, amount))
+    return owner, rt.arith("-", have, amount)
+
+
+def pay(m: Match, ctx: rt.Ctx, amount: Any, counter: Any, player: Any = None) -> None:
+    owner, left = _payment(m, ctx, amount, counter, player)
+    m.set_counter(owner, str(counter), left)
+
+
+def can_pay(m: Match, ctx: rt.Ctx, amount: Any, counter: Any, player: Any = None) -> bool:
+    """Could `pay` pay this now? (It changes nothing: a compiled legality predicate asks
+    it where probing would run the payment and roll it back.)"""
+    try:
+        _payment(m, ctx, amount, counter, player)
+    except rt.CannotPay:
+        return False
+    return True
 
 
 # ---------------------------------------------------------------- turns and turn order
@@ -440,3 +457,7 @@ NATIVES: dict[str, Callable[..., Any]] = {
     "run_stage": run_stage,
     "say": say,
 }
+
+# Natives that may refuse (raise CannotPay), with the test that says whether they would:
+# the compiled legality predicates (compiler/legality.py) ask these instead of running them.
+CHECKS: dict[str, Callable[..., bool]] = {"pay": can_pay}

@@ -47,6 +47,20 @@ class Paid:
     """Yielded by an action once its parameters are chosen and its cost is paid."""
 
 
+# What makes a move illegal when it is tried before it is taken: probing (engine/moves.py)
+# and the compiled legality predicates (compiler/legality.py) read the same errors the same
+# way, so both paths agree on what an error in a rule means for legality.
+ILLEGAL_ERRORS: tuple[type[BaseException], ...] = (
+    CannotPay, NotLegal, RulesError, TypeError, ValueError, AttributeError, KeyError, IndexError, RecursionError)
+
+
+def illegal(error: BaseException) -> bool:
+    """Does `error`, raised while a move was tried, make the move illegal? A rule beyond
+    the engine's limits (`choose x from 1..10^15`) is a broken rule, not an illegal move:
+    the match stops naming it, as it would when the move ran."""
+    return not (isinstance(error, values.OperationError) and error.kind in ("large", "limit"))
+
+
 # What a compiled trigger returns when its `where` does not hold: it did not fire (the
 # dead-rule report, engine/coverage.py, counts the triggers that did).
 UNMET = object()
@@ -322,6 +336,8 @@ def attr(m: Match, obj: Any, field: str) -> Any:
         if field == "opponents":
             return [p for p in players(m) if p is not obj]
         raise RulesError(f"a player has no {field!r}")
+    if t is tuple and len(obj) == 2 and (field == "x" or field == "y"):  # a cell: board games read these most
+        return obj[0] if field == "x" else obj[1]
     if obj is None:
         return None
     return _attr_other(m, obj, field)
@@ -529,6 +545,37 @@ def memo_body(m: Match, ctx: Ctx, fn: Callable[..., Any], reads_actor: bool, *ar
 
 
 _MISSING = object()
+
+
+def memo_match(m: Match, ctx: Ctx, fn: Callable[..., Any], *args: Any) -> Any:
+    """A function that reads nothing the match changes (purity.match_constant_functions),
+    remembered for the whole match: its key holds no state version."""
+    key = (fn, *args)
+    cache = m.match_memo
+    try:
+        value = cache.get(key, _MISSING)
+    except TypeError:  # an argument that cannot be a key (a list): just compute
+        return fn(m, ctx, *args)
+    if value is _MISSING:
+        if len(cache) >= _MEMO_LIMIT:
+            cache.clear()
+        value = cache[key] = fn(m, ctx, *args)
+    return list(value) if type(value) is list else value
+
+
+def memo_match_body(m: Match, ctx: Ctx, fn: Callable[..., Any], *args: Any) -> Any:
+    """memo_match() for a function written with a { } body (a generator run by run_pure)."""
+    key = (fn, *args)
+    cache = m.match_memo
+    try:
+        value = cache.get(key, _MISSING)
+    except TypeError:
+        return run_pure(m, fn(m, ctx, *args))
+    if value is _MISSING:
+        if len(cache) >= _MEMO_LIMIT:
+            cache.clear()
+        value = cache[key] = run_pure(m, fn(m, ctx, *args))
+    return list(value) if type(value) is list else value
 
 
 def _remembered(m: Match, ctx: Ctx, fn: Callable[..., Any], reads_actor: bool, args: tuple[Any, ...],
