@@ -550,32 +550,12 @@ _MISSING = object()
 def memo_match(m: Match, ctx: Ctx, fn: Callable[..., Any], *args: Any) -> Any:
     """A function that reads nothing the match changes (purity.match_constant_functions),
     remembered for the whole match: its key holds no state version."""
-    key = (fn, *args)
-    cache = m.match_memo
-    try:
-        value = cache.get(key, _MISSING)
-    except TypeError:  # an argument that cannot be a key (a list): just compute
-        return fn(m, ctx, *args)
-    if value is _MISSING:
-        if len(cache) >= _MEMO_LIMIT:
-            cache.clear()
-        value = cache[key] = fn(m, ctx, *args)
-    return list(value) if type(value) is list else value
+    return _cached(m, m.match_memo, (fn, *args), ctx, fn, args, False)
 
 
 def memo_match_body(m: Match, ctx: Ctx, fn: Callable[..., Any], *args: Any) -> Any:
     """memo_match() for a function written with a { } body (a generator run by run_pure)."""
-    key = (fn, *args)
-    cache = m.match_memo
-    try:
-        value = cache.get(key, _MISSING)
-    except TypeError:
-        return run_pure(m, fn(m, ctx, *args))
-    if value is _MISSING:
-        if len(cache) >= _MEMO_LIMIT:
-            cache.clear()
-        value = cache[key] = run_pure(m, fn(m, ctx, *args))
-    return list(value) if type(value) is list else value
+    return _cached(m, m.match_memo, (fn, *args), ctx, fn, args, True)
 
 
 def _remembered(m: Match, ctx: Ctx, fn: Callable[..., Any], reads_actor: bool, args: tuple[Any, ...],
@@ -584,7 +564,13 @@ def _remembered(m: Match, ctx: Ctx, fn: Callable[..., Any], reads_actor: bool, a
         key: tuple[Any, ...] = (m.version, m._in_statics, fn, ctx.you, ctx.self, m.current, *args)
     else:
         key = (m.version, m._in_statics, fn, *args)
-    cache = m.memo
+    return _cached(m, m.memo, key, ctx, fn, args, body)
+
+
+def _cached(m: Match, cache: dict[Any, Any], key: tuple[Any, ...], ctx: Ctx, fn: Callable[..., Any],
+            args: tuple[Any, ...], body: bool) -> Any:
+    """`fn`'s result under `key` in `cache` (one of the match's memos), computed on a miss.
+    A list result is copied out, so a caller that changes it cannot change the remembered one."""
     try:
         value = cache.get(key, _MISSING)
     except TypeError:  # an argument that cannot be a key (a list): just compute
