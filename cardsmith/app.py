@@ -9,13 +9,14 @@ match deals. It sits above both, beside the CLI.
 
 from __future__ import annotations
 
+from itertools import combinations
 from pathlib import Path
 
 from cardsmith.decks.library import load_decklist, ready_deck_paths, ready_decks
 from cardsmith.engine.game import CompiledGame
 from cardsmith.engine.game import load as load_compiled
 
-__all__ = ["DecksNotDealt", "decks_for", "load"]
+__all__ = ["DecksNotDealt", "deck_lineups", "decks_for", "load"]
 
 
 class DecksNotDealt(Exception):
@@ -54,6 +55,25 @@ def decks_for(game: CompiledGame, players: int, deck_files: list[Path] | None) -
     if not decklists:
         return None
     return [decklists[i % len(decklists)].card_names() for i in range(players)]
+
+
+def deck_lineups(game: CompiledGame, players: int, deck_files: list[Path] | None,
+                 every: bool = False) -> list[tuple[list[list[str]], list[str]]] | None:
+    """The lineups a simulation deals: (a decklist per seat, each deck's name). The
+    decks are the `--deck` files (named by file stem) or the game's own ready decks. With
+    no more decks than seats, one lineup (seat i gets deck i, wrapping round); with more
+    `--deck` files than seats, or `every` ready deck asked for, every set of `players`
+    different decks, so each pair meets (simulate rotates the seats of each). None when
+    the game deals no decklists. Raises like decks_for."""
+    if decks_for(game, players, deck_files) is None:  # refuses what cannot be dealt
+        return None
+    names = [path.stem for path in deck_files] if deck_files else sorted(ready_decks(game.ir))
+    lists = decks_for(game, len(names), deck_files) or []
+    names = [name if names.index(name) == i else f"{name}-{i + 1}" for i, name in enumerate(names)]
+    if len(names) <= players or not (every or (deck_files and len(deck_files) > players)):
+        return [([lists[i % len(lists)] for i in range(players)], [names[i % len(names)] for i in range(players)])]
+    return [([lists[i] for i in chosen], [names[i] for i in chosen])
+            for chosen in combinations(range(len(names)), players)]
 
 
 def load(target: str) -> CompiledGame:

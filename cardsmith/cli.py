@@ -413,7 +413,8 @@ class RulesShown(StrEnum):
 @app.command()
 def simulate(
     target: Annotated[str, typer.Argument(help="a game folder or library game name")],
-    games: Annotated[int, typer.Option("--games", "-n", help="how many matches")] = 100,
+    games: Annotated[int, typer.Option("--games", "-n", help="how many seeds (each played in every seat order)")]
+    = 100,
     seed: Annotated[int, typer.Option("--seed", help="seed of the first match (then +1 each)")] = 1,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="worker processes")] = 1,
     players: Annotated[int | None, typer.Option("--players", help="number of players")] = None,
@@ -425,33 +426,47 @@ def simulate(
     = RulesShown.all,
     agents_spec: Annotated[str, typer.Option("--agents", help="agents by seat: random, greedy, search[:N]")]
     = "random",
-    deck: Annotated[list[Path] | None, typer.Option("--deck", help="a decklist per seat (default: library decks)")]
+    deck: Annotated[list[Path] | None, typer.Option("--deck", help="a decklist per seat (default: the game's "
+                                                    "decks/); more than seats: every pairing")] = None,
+    all_decks: Annotated[bool, typer.Option("--all-decks", help="every ready deck against every other")] = False,
+    no_rotate: Annotated[bool, typer.Option("--no-rotate", help="deal the decks only in the order given")] = False,
+    max_actions: Annotated[int | None, typer.Option("--max-actions", help="a match's action cap (20,000)")] = None,
+    compare: Annotated[str | None, typer.Option("--compare", help="another version of the game to compare")]
     = None,
+    overrides: Annotated[list[str] | None, typer.Option("--set", help='compare with a card stat changed: '
+                                                        '"Card Name.stat=value" (repeatable)')] = None,
+    matches_out: Annotated[Path | None, typer.Option("--matches-out", help="write every match (.jsonl or .csv)")]
+    = None,
+    plots: Annotated[Path | None, typer.Option("--plots", help="write charts (SVG) into this folder")] = None,
     traces: Annotated[Path, typer.Option("--traces", help="where the logs of failing matches are saved")]
     = Path("cardsmith-traces"),
 ) -> None:
-    """Play many matches between agents; print their statistics and the dead-rule report.
+    """Play many matches between agents; print their balance statistics and the dead-rule report.
 
-    Wins, draws, lengths, card stats, then how often each action, ability, keyword,
-    trigger, event and stage was offered, taken or fired, and which never happened.
+    Outcomes, seat and deck win rates with 95% intervals, matchups, card impact with flags
+    (docs/simulate.md), then how often each rule happened. --compare FOLDER or --set compare
+    two versions on the same seeds, paired. A failing match's log is saved under --traces
+    for `cardsmith replay`. A rules error, or a match stopped at the game's `turn_limit` or
+    the action cap, makes the exit status 1; a rule that never happened does not."""
+    import tempfile
 
-    A match that fails (a rules error, no end) has its log saved under --traces, ready
-    for `cardsmith replay`. A rules error, or a match stopped at the game's `turn_limit`,
-    makes the exit status 1; a rule that never happened does not: the report says which,
-    and the game's `coverage { }` block may excuse it with a reason."""
     from rich.console import Console
     from rich.progress import Progress
 
     from cardsmith.engine.agents import agent_problem
     from cardsmith.engine.setup import default_players
-    from cardsmith.engine.simulate import MAX_ACTIONS, coverage, statistics
-    from cardsmith.engine.simulate import simulate as run
+    from cardsmith.engine.simreport import summary_lines, warnings
+    from cardsmith.engine.simrun import Version, simulate_versions
+    from cardsmith.engine.simulate import MAX_ACTIONS, MAX_ACTIONS_LIMIT, seat_orders
+    from cardsmith.engine.whatif import OverrideError, apply_overrides
 
-    if not 1 <= games <= MAX_SIMULATED or not 1 <= jobs <= MAX_JOBS:
-        _err(f"error: --games must be from 1 to {MAX_SIMULATED:,} and --jobs from 1 to {MAX_JOBS}")
-        raise typer.Exit(EXIT_USAGE)
+    cap = MAX_ACTIONS if max_actions is None else max_actions
     kinds = [k.strip() for k in agents_spec.split(",") if k.strip()] or ["random"]
     problems = [p for p in (agent_problem(k) for k in kinds) if p is not None]
+    problems += ["--compare and --set cannot be used together"] if compare is not None and overrides else []
+    if not 1 <= games <= MAX_SIMULATED or not 1 <= jobs <= MAX_JOBS or not 1 <= cap <= MAX_ACTIONS_LIMIT:
+        problems.append(f"--games must be from 1 to {MAX_SIMULATED:,}, --jobs from 1 to {MAX_JOBS} and "
+                        f"--max-actions from 1 to {MAX_ACTIONS_LIMIT:,}")
     for problem in problems:
         _err(f"error: {problem}")
     if problems:
@@ -460,41 +475,37 @@ def simulate(
     _refuse_bad_setup(game, players, mode)
     count = players if players is not None else default_players(game, mode)
     _refuse_extra_agents(kinds, count)
-    console = Console(stderr=True, no_color="NO_COLOR" in os.environ)
-    with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
-        task = bar.add_task(f"simulating {target}", total=games)
-        decks = _decks(game, count, deck)
-        results = run(target, games, seed, players, mode, jobs, agents=kinds, decks=decks,
-                      progress=lambda n: bar.advance(task, n), traces=traces)
-    limit = game.ir.game.turn_limit
-    stats = statistics(results, count, limit)
-    report = coverage(target, results)
-    saved = [r.trace for r in results if r.trace is not None]
-    if saved:
-        _err(f"saved the logs of {len(saved)} failing match(es) in {traces} (cardsmith replay FILE re-runs one)")
-    stopped = stats["turn_limit"]["matches"]
+    lineups = _decks(game, count, deck, all_decks, lineups=True)
+    orders = len(seat_orders(lineups, not no_rotate))
+    if games * orders > MAX_SIMULATED:
+        raise _usage_error(OverrideError(f"{games:,} seeds in {orders} seat orders is over {MAX_SIMULATED:,} matches"))
+    with tempfile.TemporaryDirectory(prefix="cardsmith-whatif-") as scratch:
+        changes, other = ([f"{target} → {compare}"], compare) if compare else ([], None)
+        try:
+            changes, other = apply_overrides(target, game.ir, overrides, Path(scratch)) if overrides else \
+                (changes, other)
+        except OverrideError as exc:
+            raise _usage_error(exc) from None
+        versus = Version(other, _decks(_compiled(other), count, deck, all_decks, lineups=True)) if other else None
+        console = Console(stderr=True, no_color="NO_COLOR" in os.environ)
+        with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
+            tasks = {v: bar.add_task(f"simulating {v}", total=games * orders) for v in (target, other) if v}
+            done = simulate_versions(Version(target, lineups), versus, changes, games, seed, count, mode, jobs, cap,
+                                     kinds, not no_rotate, traces, game.ir.game.turn_limit,
+                                     lambda version, n: bar.advance(tasks[version], n), matches_out, plots, players)
+    stats = done.stats
+    note = _turn_limit_note(stats["turn_limit"]["matches"], stats["matches"], game.ir.game.turn_limit)
     if as_json or output is OutputFormat.json:
-        typer.echo(json.dumps({**stats, "coverage": report.as_json()}, indent=2))
+        typer.echo(json.dumps(done.as_json(orders, cap), indent=2))
     else:
-        typer.echo(f"{stats['matches']} matches of {target} (seeds {seed}..{seed + games - 1})")
-        for seat, wins in stats["wins_per_seat"].items():
-            typer.echo(f"  {seat} wins: {wins}")
-        typer.echo(f"  shared wins: {stats['shared_wins']}   draws: {stats['draws']}   "
-                   f"errors: {stats['error_count']}")
-        if stopped:
-            typer.echo(f"  {_turn_limit_note(stopped, stats['matches'], limit)}")
-        if stats["unfinished"]:
-            typer.echo(f"  {stats['unfinished']} of {stats['matches']} matches were still going after "
-                       f"{MAX_ACTIONS:,} actions")
-        typer.echo(f"  first player win rate: {stats['first_player_win_rate']}")
-        typer.echo(f"  turns: {stats['turns']}   actions per match: {stats['actions_mean']}")
-        for name, card in list(stats["cards"].items())[:15]:
-            typer.echo(f"  {name}: played {card['played']}, its player won {card['win_rate_when_played']:.0%}")
+        for line in summary_lines(done, target, seed, games, orders, cap, count, note):
+            typer.echo(line)
         if rules is not RulesShown.none:
-            _print_coverage(report, only_dead=rules is RulesShown.never)
-    if stopped:
-        _err(f"warning: {_turn_limit_note(stopped, stats['matches'], limit)}")
-    raise typer.Exit(EXIT_INPUT if stats["error_count"] or stopped else EXIT_OK)
+            _print_coverage(done.report, only_dead=rules is RulesShown.never)
+    for line in warnings(done, traces, plots, cap, note):
+        _err(line)
+    failed = stats["error_count"] or stats["turn_limit"]["matches"] or stats["unfinished"]
+    raise typer.Exit(EXIT_INPUT if failed else EXIT_OK)
 
 
 def _turn_limit_note(stopped: int, matches: int, limit: int) -> str:
@@ -564,14 +575,15 @@ def _refuse_extra_agents(kinds: list[str], seats: int) -> None:
         raise typer.Exit(EXIT_USAGE)
 
 
-def _decks(game: Any, players: int, files: list[Path] | None) -> list[list[str]] | None:
-    """The decks a match deals; an illegal decklist is reported like `deck check` (exit 1)."""
-    from cardsmith.app import DecksNotDealt, decks_for
+def _decks(game: Any, players: int, files: list[Path] | None, every: bool = False, lineups: bool = False) -> Any:
+    """The decks a match deals (or with `lineups`, the lineups a simulation deals:
+    app.deck_lineups); an illegal decklist is reported like `deck check` (exit 1)."""
+    from cardsmith.app import DecksNotDealt, deck_lineups, decks_for
     from cardsmith.decks.library import DeckError
     from cardsmith.dsl.diagnostics import render
 
     try:
-        return decks_for(game, players, files)
+        return deck_lineups(game, players, files, every) if lineups else decks_for(game, players, files)
     except DecksNotDealt as exc:
         _err(f"error: {exc}")
         _err(f"  = hint: {exc.hint}")

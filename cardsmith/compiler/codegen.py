@@ -169,6 +169,7 @@ class CodeGenerator:
         self.preamble: list[str] = []
         self.constants: dict[str, str] = {}
         self.choice_sites = 0
+        self.site_of: dict[int, int | None] = {}  # id of a Choose -> its choice_site
         # what each global name is, as the engine's CompiledGame.name_kinds (later kinds win)
         self.name_kinds = global_name_kinds(game)
         self.body_functions = {f.name for f in game.functions
@@ -182,9 +183,14 @@ class CodeGenerator:
             file = PurePath(os.path.relpath(os.path.abspath(file), self.root)).as_posix()
         return comment_text(f"{what} — {file}:{node.span.line}")
 
-    def choice_site(self) -> int:
-        """A number for each place a choice is asked (keys rt.probed_options)."""
+    def choice_site(self, choose: ir.Choose | None = None) -> int:
+        """A number for each place a choice is asked (keys rt.probed_options). The
+        legality predicate of an action hands its options on under the same number
+        (site_of), so taking the move does not compute them again."""
         self.choice_sites += 1
+        # a statement written at two places has no one number
+        if choose is not None:
+            self.site_of[id(choose)] = None if id(choose) in self.site_of else self.choice_sites
         return self.choice_sites
 
     def global_name(self, name: str) -> str:

@@ -249,7 +249,7 @@ class BodyWriter(ExprWriter):
         n = self.expr(s.count.n, scope) if s.count.n is not None else "None"
         scope.bind(s.var)
         targeting = isinstance(s.source, ir.Query) and s.source.det == "target"
-        site = self.gen.choice_site()
+        site = self.gen.choice_site(s)
         self.line(f"{ident(s.var)} = yield rt.Choose(m, {by}, rt.probed_options(m, {site!r}, "
                   f"lambda: {options}), "
                   f"{s.count.mode!r}, {n}, hidden={s.hidden!r}, optional={s.optional!r}, "

@@ -103,6 +103,10 @@ def write_predicate(gen: CodeGenerator, action: ir.ActionDecl) -> BodyWriter:
             continue
         assert isinstance(stmt, ir.Choose)
         options = writer.choice_options(stmt, scope)
+        site = gen.site_of.get(id(stmt))
+        if site is not None:  # handed on to the move's own choice (rt.offered)
+            path = f"({action.name!r}, ctx.you.index{''.join(', ' + c for c in chosen)})"
+            options = f"rt.offered(m, {site!r}, {path}, {options})"
         scope.bind(stmt.var)
         held = writer.fresh()
         _guarded(writer, [f"{held} = keep({options})"], [escape])

@@ -16,12 +16,12 @@ by that too, so every other caller shares one entry.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from pydantic import BaseModel
 
 from cardsmith.dsl import ir
+from cardsmith.dsl.ir import nodes as nodes  # (kept here: the compiler's modules import it from purity)
 from cardsmith.dsl.source import Span
 from cardsmith.dsl.visitor import Visitor
 
@@ -68,20 +68,6 @@ def _scans_itself(decl: ir.FunctionDecl) -> bool:
         if isinstance(node, ir.Call) and node.func in _SCANNING_NATIVES:
             return True
     return False
-
-
-def nodes(node: object) -> Iterator[BaseModel]:
-    """Every IR node under `node` (itself included), in no particular order."""
-    stack: list[object] = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, BaseModel):
-            yield item
-            stack.extend(getattr(item, name) for name in type(item).model_fields)
-        elif isinstance(item, list | tuple):
-            stack.extend(item)
-        elif isinstance(item, dict):
-            stack.extend(item.values())
 
 
 class _Facts(Visitor):

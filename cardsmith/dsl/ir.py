@@ -13,6 +13,7 @@ together would have to import across them.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -666,12 +667,35 @@ def default_mode(game: Game, players: int | None) -> str | None:
     return None
 
 
+# the prelude's functions that change the table (every other function only reads it)
+CHANGING_FUNCTIONS = frozenset({"create"})
+
+
+def nodes(node: object) -> Iterator[BaseModel]:
+    """Every IR node under `node` (itself included), in no particular order."""
+    stack: list[object] = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, BaseModel):
+            yield item
+            stack.extend(getattr(item, name) for name in type(item).model_fields)
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+
+
 def action_parameters(body: list[Stmt]) -> int:
     """How many leading statements of an action are its parameters: its first `choose`
-    and `let` statements, before any effect (see docs/language.md, "action")."""
+    and `let` statements, before any effect (see docs/language.md, "action"). A `let`
+    that makes a card (`let t = create(...)`) is an effect: it ends the parameters, so it
+    happens after the cost is paid, not while the move is still being chosen."""
     lead = 0
     for stmt in body:
         if not isinstance(stmt, Choose | Let):
+            break
+        if isinstance(stmt, Let) and any(isinstance(n, Call) and n.func in CHANGING_FUNCTIONS
+                                         for n in nodes(stmt.value)):
             break
         lead += 1
     return lead

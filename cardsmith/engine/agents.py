@@ -14,9 +14,13 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from cardsmith.dsl import ir
+from cardsmith.engine.decisions import DecisionCounts, decision_counts, no_real_choice
 from cardsmith.engine.flow import PlayedMatch
 from cardsmith.engine.moves import Action
 from cardsmith.engine.seatview import SeatView, seat_view
+
+__all__ = ["Agent", "DecisionCounts", "GreedyAgent", "HumanAgent", "RandomAgent", "agent_problem", "ask",
+           "decision_counts", "make_agent", "no_real_choice", "play_out"]
 
 
 class Agent(Protocol):
@@ -25,21 +29,24 @@ class Agent(Protocol):
     def choose(self, view: SeatView) -> int: ...
 
 
-class RandomAgent:
+class RandomAgent(DecisionCounts):
     """Picks at random among the legal actions, from its own seeded RNG.
 
     "pass" ends the agent's whole part in a stage, so picking it as often as any single
-    move makes games crawl; when other moves exist it is taken one time in five.
+    move makes games crawl; when other moves exist it is taken one time in five. Chance
+    is its policy, so each pick among two or more options counts as a real choice.
     """
 
     name = "random"
     PASS_CHANCE = 0.2
 
     def __init__(self, seed: int) -> None:
+        super().__init__()
         self.rng = random.Random(seed)
 
     def choose(self, view: SeatView) -> int:
         size, passing = view.size, view.pass_index
+        self.counted(size, True)
         moves = size - (passing is not None)
         if moves and passing is not None and self.rng.random() >= self.PASS_CHANCE:
             index = self.rng.randrange(moves)
@@ -85,30 +92,35 @@ def play_out(match: PlayedMatch, agents: list[Any], max_actions: int = 20_000,
     return applied
 
 
-class GreedyAgent:
-    """Takes the action after which the game's own heuristic scores best for it.
+class GreedyAgent(DecisionCounts):
+    """Takes the option after which the game's own heuristic scores best for it.
 
-    For a move of an action window it plays the action out (nested choices answered by
-    the default policy), runs the game's checks, scores the position with the
-    `heuristic { value: ... }` the game declares (from this player's seat, as `you`),
-    and rolls everything back. It never peeks: before scoring, everything it cannot see
-    is replaced by a plausible guess (SeatView.look_ahead: every card out of its view,
-    its own deck's order included), also rolled back, and its look-ahead rolls dice with a
-    generator of its own, never the match's (which would tell it the real next roll). Choices
-    inside effects, which only the flow can continue, are taken at random. Ties are broken
-    by its seeded RNG.
+    Every decision is scored (SeatView.look_ahead): a move of an action window is played
+    out under the journal (nested choices answered by the default policy), the game's
+    checks run, the position scored with the `heuristic { value: ... }` the game declares
+    (from this player's seat, as `you`) and everything rolled back; any other decision —
+    a choice inside an effect, a simultaneous pick, a setup selection — is played in a
+    world of its own and on until the agent is asked again. It never peeks: everything it
+    cannot see is replaced by a plausible guess (every card out of its view, its own
+    deck's order included), and its look-ahead rolls dice with a generator of its own,
+    never the match's (which would tell it the real next roll). Ties are broken by its
+    seeded RNG; a decision its heuristic cannot tell apart at all is a fallback
+    (DecisionCounts).
     """
 
     name = "greedy"
 
     def __init__(self, seed: int) -> None:
+        super().__init__()
         self.rng = random.Random(seed)
 
     def choose(self, view: SeatView) -> int:
-        scores = view.look_ahead(self.rng)
+        scores = view.look_ahead(self.rng)  # (also with one option: it draws from the rng as it always did)
         if scores is None:
+            self.counted(view.size, False)
             return self.rng.randrange(view.size)
         best = max(scores)
+        self.counted(view.size, any(score != best for score in scores))
         return self.rng.choice([i for i, score in enumerate(scores) if score == best])
 
 
@@ -182,10 +194,25 @@ class Labels:
         return f"{seen.get('name', '?')}#{seen.get('id', '?')}" + (f" ({', '.join(marks)})" if marks else "")
 
 
-AGENT_KINDS = "random, greedy, search, search:ITERATIONS or search:MILLISECONDSms"
+AGENT_KINDS = "random, greedy, search, search:ITERATIONS or search:MILLISECONDSms, each search with :depth=N"
 # the largest search budget a move may have: beyond it a match would never end
 MAX_SEARCH_ITERATIONS = 1_000_000
 MAX_SEARCH_MS = 600_000
+MAX_ROLLOUT_DEPTH = 100_000
+
+
+def _search_parts(kind: str) -> tuple[str | None, str | None]:
+    """`search[:BUDGET][:depth=N]` split into (budget, depth) as written (None: not given)."""
+    budget: str | None = None
+    depth: str | None = None
+    for part in kind.split(":")[1:]:
+        if part.startswith("depth="):
+            depth = part[len("depth="):] if depth is None else f"{depth}:{part}"  # twice: refused below
+        elif budget is None and depth is None:
+            budget = part
+        else:
+            budget = f"{budget}:{part}" if budget is not None else f":{part}"
+    return budget, depth
 
 
 def agent_problem(kind: str, human: bool = False) -> str | None:
@@ -195,10 +222,13 @@ def agent_problem(kind: str, human: bool = False) -> str | None:
     if kind in ("random", "greedy") or (human and kind == "human"):
         return None
     if kind == "search" or kind.startswith("search:"):
-        budget = kind.partition(":")[2]
-        digits = budget[:-2] if budget.endswith("ms") else budget
-        if kind == "search":
+        budget, depth = _search_parts(kind)
+        if depth is not None and (not depth.isdigit() or not 1 <= int(depth) <= MAX_ROLLOUT_DEPTH):
+            return (f"bad search rollout depth {depth!r}: write a whole number of decisions from 1 to "
+                    f"{MAX_ROLLOUT_DEPTH:,} (search:500ms:depth=20)")
+        if budget is None:
             return None
+        digits = budget[:-2] if budget.endswith("ms") else budget
         if not digits.isdigit() or int(digits) < 1:
             return (f"bad search budget {budget!r}: write a whole number of iterations or of "
                     f"milliseconds, at least 1 (search:200 or search:500ms)")
@@ -212,7 +242,10 @@ def agent_problem(kind: str, human: bool = False) -> str | None:
 
 def make_agent(kind: str, seed: int, show: Callable[[str], None] | None = None,
                ask: Callable[[str], str] | None = None, game: Any = None) -> Any:
-    """`random`, `greedy`, `human`, or `search` / `search:ITERATIONS` / `search:200ms`."""
+    """`random`, `greedy`, `human`, or `search` / `search:ITERATIONS` / `search:200ms`, each
+    search optionally `:depth=N` (decisions a rollout plays before the heuristic judges).
+    A bare `search` thinks for its default time (engine/search.py), so it is not
+    reproducible move for move; `search:ITERATIONS` is."""
     problem = agent_problem(kind, human=show is not None and ask is not None)
     if problem is not None:
         raise ValueError(problem)
@@ -224,9 +257,12 @@ def make_agent(kind: str, seed: int, show: Callable[[str], None] | None = None,
         if game is None:
             raise ValueError("a person at the table needs the game, for its labels")
         return HumanAgent(show, ask, Labels(game))
-    from cardsmith.engine.search import SearchAgent
+    from cardsmith.engine.search import DEFAULT_DEPTH, SearchAgent
 
-    budget = kind.partition(":")[2]
+    budget, depth = _search_parts(kind)
+    rollout_depth = int(depth) if depth is not None else DEFAULT_DEPTH
+    if budget is None:
+        return SearchAgent(seed, rollout_depth=rollout_depth)
     if budget.endswith("ms"):
-        return SearchAgent(seed, iterations=10**9, milliseconds=float(budget[:-2]))
-    return SearchAgent(seed, iterations=int(budget) if budget else 100)
+        return SearchAgent(seed, milliseconds=float(budget[:-2]), rollout_depth=rollout_depth)
+    return SearchAgent(seed, iterations=int(budget), rollout_depth=rollout_depth)

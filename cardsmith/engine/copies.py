@@ -11,14 +11,13 @@ match proceeds: it is how agents and tools look at one.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from cardsmith.engine import runtime as rt
 from cardsmith.engine.moves import MAX_WINDOW_MOVES, Action, ActionWindow
 from cardsmith.engine.replica import Rebuilder
 from cardsmith.engine.scenario_steps import _NotAnOption
-from cardsmith.engine.seatview import determinize
+from cardsmith.engine.seatview import become_world, determinize
 
 if TYPE_CHECKING:
     from cardsmith.engine.flow import PlayedMatch
@@ -73,31 +72,7 @@ def sample_world(match: PlayedMatch, seat: int, rng: random.Random) -> PlayedMat
     view resampled, a seed and generator drawn from `rng`, and no log, move history,
     memo or tally left from the real match. Its pending moves are described anew (their
     descriptions were written with the real cards' names)."""
-    copy = match.replica(viewer=seat, rng=rng)
-    determinize(copy, seat, rng)
-    copy.seed = rng.getrandbits(63)
-    copy.rng = random.Random(rng.getrandbits(64))
-    copy.log.clear()
-    copy.seal_log_start = 0
-    copy.moves.clear()
-    copy.history.clear()
-    copy.sealed_moves.clear()
-    copy.cards_played.clear()
-    mark = copy.reveal_marks.get(seat, 0)  # only what was shown to this seat, and not yet acted on
-    copy.reveals = [r for r in copy.reveals[mark:] if r[2] is None or r[2].index == seat]
-    copy.reveal_marks = {}
-    copy.offers_cut.clear()
-    copy.memo.clear()
-    copy.match_memo.clear()
-    copy.probe_cache.clear()
-    copy._grants_cache = None  # (keyed by state version, as the memo is)
-    copy._seat_names.clear()
-    copy.decks = None
-    copy.sampled = True
-    if isinstance(copy._pending, ActionWindow):
-        copy._pending.actions = [replace(a, description=a.seen_as(copy.describe))
-                                 for a in copy._pending.actions]
-    return copy
+    return become_world(match.replica(viewer=seat, rng=rng), seat, rng)
 
 
 def replica(match: PlayedMatch, viewer: int | None = None, rng: Any = None) -> PlayedMatch:

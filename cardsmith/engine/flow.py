@@ -546,13 +546,19 @@ class PlayedMatch(MoveFinder):
         played = self._played(player, choices)  # (where the cards are before the move runs)
         script = list(choices)
         reply: Any = None
+        # the answers given so far, as probing keys the options it found (rt.probed_options):
+        # up to its payment the move asks what probing (or the predicate) asked, in the same
+        # state, so its choices' options are read back rather than computed again
+        self.probe_path = self._probe_key(move, player)
         while True:
             try:
                 request = program.send(reply) if not isinstance(reply, rt.Fizzled) else program.throw(reply)
             except (StopIteration, rt.Fizzled):
+                self.probe_path = None
                 yield from self._emit_played(player, played)
                 return False
             if isinstance(request, rt.Paid):
+                self.probe_path = None
                 if speed in ("stack", "instant"):
                     self.stack_programs.append((label, program, *self._stack_answers()))
                     self.stack_owners[id(program)] = player
@@ -565,7 +571,10 @@ class PlayedMatch(MoveFinder):
                 continue
             if script and isinstance(request, rt.Choose | rt.ChooseOption):
                 reply = script.pop(0)
+                if self.probe_path is not None:
+                    self.probe_path += (tuple(reply) if isinstance(reply, list) else reply,)
                 continue
+            self.probe_path = None  # a live question: what follows was never probed
             try:
                 reply = yield request
             except rt.Fizzled as fizzled:

@@ -38,10 +38,14 @@ def fn_sum(m: Match, ctx: Ctx, items: Any, field: Any = None) -> Number:
 
 
 def fn_min(m: Match, ctx: Ctx, a: Any, b: Any = None) -> Any:
+    if type(a) is int and type(b) is int:  # min(a, b) of two numbers: what rules write most
+        return a if a <= b else b
     return values.smallest(values.extreme_args(a, b))
 
 
 def fn_max(m: Match, ctx: Ctx, a: Any, b: Any = None) -> Any:
+    if type(a) is int and type(b) is int:
+        return a if a >= b else b
     return values.largest(values.extreme_args(a, b))
 
 
@@ -68,6 +72,8 @@ def fn_values(m: Match, ctx: Ctx, items: Any, field: Any) -> list[Any]:
 
 
 def fn_abs(m: Match, ctx: Ctx, x: Any) -> Number:
+    if type(x) is int:
+        return -x if x < 0 else x
     return values.absolute(x)
 
 
@@ -92,6 +98,8 @@ def fn_cell(m: Match, ctx: Ctx, x: Any, y: Any) -> tuple[int, int]:
 
 
 def fn_position(m: Match, ctx: Ctx, card: Any) -> tuple[int, int] | None:
+    if type(card) is Card and card.position is not None:  # a card on a board: its own cell
+        return card.position
     return _cell_of(m, card)
 
 

@@ -48,6 +48,7 @@ class CardDef:
     flavour: str | None
     token: bool
     abilities: list[tuple[str, ir.Ability]] = field(default_factory=list)
+    activated: list[tuple[str, ir.Activated]] = field(default_factory=list)  # those of `abilities`
 
 
 class CompiledGame:
@@ -121,6 +122,14 @@ class CompiledGame:
         self.activated_cards = {c.name for c in game.cards
                                 if granted or any(isinstance(a, ir.Activated) for a in c.abilities)
                                 or any(k.name in activated_keywords for k in c.keywords)}
+        # the activated abilities each keyword gives, with their index (a card's: CardDef.activated):
+        # a window lists them for every card in play (engine/offers.py), in the zones a card
+        # type enters or public ones (Match._in_play)
+        self.entered_zones = {t.enters for t in game.cardtypes if t.enters is not None}
+        self.word_nouns: dict[str, str | None] = {}  # `is` words that name a card type (engine/queries.py)
+        self.keyword_activations: dict[str, list[tuple[str, ir.Activated]]] = {
+            k.name: [(str(i), a) for i, a in enumerate(k.abilities) if isinstance(a, ir.Activated)]
+            for k in game.keywords}
         # for each event / procedure, the names of the cards that can react to it (own or
         # keyword triggers) or change it (hooks): an event nobody listens to, or a
         # procedure nobody hooks, then costs one lookup
@@ -177,6 +186,8 @@ class CompiledGame:
                              token)
         for i, a in enumerate(c.abilities):
             definition.abilities.append((str(i), a))
+            if isinstance(a, ir.Activated):
+                definition.activated.append((str(i), a))
         return definition
 
     def new_match(self, seed: int = 1, decks: list[list[str]] | None = None,

@@ -46,6 +46,20 @@ def _log_name(card: Card) -> str:
     return f"{card.name}#{card.id}"
 
 
+def log_describe(value: Any) -> Any:
+    """A value as the log writes it: a card as `Name#id`, a player or zone by name. It
+    reads nothing that changes during a match, so a description may be written when it
+    is first read (moves.Action) and say the same."""
+    kind = type(value)
+    if kind is str or kind is int or value is None or kind is bool:
+        return value  # most of what a log entry holds: written as it is
+    if kind is Card:
+        return f"{value.name}#{value.id}"  # (_log_name, in line: the most frequent of the rest)
+    if kind is Zone:
+        return value.title
+    return named(value, _log_name)
+
+
 class Match(EventsAndStatics, ScenarioSteps, TurnOrder):
     flow_started = False  # a scenario running on the played flow (engine/scenario_flow.py)
     reports_expectations = False  # a failed `expect` raised inside the flow fails a scenario
@@ -67,6 +81,8 @@ class Match(EventsAndStatics, ScenarioSteps, TurnOrder):
                     for key, value in m.overrides.items():
                         self.params[key] = game._static(value)
         self.players = [Player(i, f"player{i + 1}", self._initial_counters("player")) for i in range(count)]
+        # a new card's counters: the same starts for every card (copied for each)
+        self._card_counters = self._initial_counters("card")
         self.shared: dict[str, Any] = {c.name: self._start(c) for c in game.ir.counters if c.scope == "shared"}
         self.zones: dict[tuple[str, int], Zone] = {}
         self.capped_zones = {z.name for z in game.ir.zones if z.capacity is not None}  # see room_in
@@ -159,11 +175,8 @@ class Match(EventsAndStatics, ScenarioSteps, TurnOrder):
         self.log.append({"event": kind, **data})
 
     def describe(self, value: Any) -> Any:
-        """A value as the log writes it: a card as `Name#id`, a player or zone by name."""
-        kind = type(value)
-        if kind is str or kind is int or value is None or kind is bool:
-            return value  # most of what a log entry holds: written as it is
-        return named(value, _log_name)
+        """A value as the log writes it (log_describe)."""
+        return log_describe(value)
 
     # ---------------------------------------------------------------- zones and cards
     def zone(self, name: str, owner: Player | None) -> Zone:
@@ -183,7 +196,7 @@ class Match(EventsAndStatics, ScenarioSteps, TurnOrder):
         if definition is None:
             raise rt.RulesError(f"there is no card named {name!r}")
         card = Card(self.next_id, definition.name, definition.type, owner, dict(definition.base),
-                    self._initial_counters("card"), definition)
+                    dict(self._card_counters), definition)
         self.next_id += 1
         if isinstance(zone, Zone) and not self.room_in(zone, card):
             # made, but there is no room for it: it stays out of the game
@@ -210,15 +223,23 @@ class Match(EventsAndStatics, ScenarioSteps, TurnOrder):
     def _place(self, card: Card, zone: Zone | None, top: bool) -> None:
         self._statics_cache = None
         old_zone = card.zone
-        old_index = old_zone.cards.index(card) if old_zone is not None and card in old_zone.cards else None
-        if old_zone is not None and old_index is not None:
-            old_zone.cards.pop(old_index)
+        old_index: int | None = None
+        if old_zone is not None:
+            try:
+                old_index = old_zone.cards.index(card)
+            except ValueError:  # (a card that believes it is in a zone that no longer holds it)
+                pass
+            else:
+                del old_zone.cards[old_index]
         if zone is not None:
             if top:
                 zone.cards.insert(0, card)
             else:
                 zone.cards.append(card)
         card.zone = zone
+        if self.journal is None:  # nothing will roll this back: no inverse to write
+            self.version = next(self._versions)
+            return
 
         def undo() -> None:
             self._statics_cache = None

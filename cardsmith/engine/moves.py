@@ -13,13 +13,12 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Generator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cardsmith.dsl import ir
 from cardsmith.engine import offers
 from cardsmith.engine import runtime as rt
-from cardsmith.engine.match import Match
+from cardsmith.engine.match import Match, log_describe
 from cardsmith.engine.scenario_steps import _NotAnOption, _offers
 from cardsmith.engine.seatview import Shown, render
 from cardsmith.model.state import Card, Player
@@ -36,23 +35,50 @@ MAX_COMBINATIONS = 1000
 MAX_WINDOW_MOVES = 1000
 
 
-@dataclass(frozen=True)
 class Action:
     """One legal move: who makes it, a stable id within the decision, and what it does.
 
     `description` names cards as the log does (`Kick#12`: the referee's names). `parts`
     is the same description with each value kept apart (engine/seatview.Shown), so a
     seat's view can name them as that seat may (`seen_as`); empty when the description
-    holds no values."""
+    holds no values. A description with parts is written when first read (most moves
+    offered are never taken nor shown): the log's names never change, so it reads the same."""
 
-    id: int
-    player: int
-    description: str
-    payload: Any
-    parts: tuple[Any, ...] = field(default=(), compare=False)
+    __slots__ = ("_description", "id", "parts", "payload", "player")
+
+    def __init__(self, id: int, player: int, description: str | None, payload: Any,
+                 parts: tuple[Any, ...] = ()) -> None:
+        self.id = id
+        self.player = player
+        self._description = description  # None: rendered from `parts` when read
+        self.payload = payload
+        self.parts = parts
+
+    @property
+    def description(self) -> str:
+        text = self._description
+        if text is None:
+            text = self._description = render(self.parts, log_describe)
+        return text
 
     def seen_as(self, describe: Any) -> str:
         return render(self.parts, describe) if self.parts else self.description
+
+    def described(self, description: str) -> Action:
+        """The same move under another description (a copy's, engine/copies.py)."""
+        return Action(self.id, self.player, description, self.payload, self.parts)
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.id, self.player, self.description, self.payload)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is Action and self._key() == other._key())
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.player, self.description))
+
+    def __repr__(self) -> str:
+        return f"Action(id={self.id!r}, player={self.player!r}, description={self.description!r})"
 
 
 def from_own_hand(value: Any, player: Player) -> bool:
@@ -63,21 +89,21 @@ def from_own_hand(value: Any, player: Player) -> bool:
         and value.zone.owner is player
 
 
-def _with_values(head: str, choices: list[Any], describe: Any) -> tuple[str, tuple[Any, ...]]:
-    """A move's description — `head`, then its parameters after a colon — and its parts
-    (the description is the parts as the log names them: one source for both)."""
+def _with_values(head: str, choices: list[Any]) -> tuple[str | None, tuple[Any, ...]]:
+    """A move's description — `head`, then its parameters after a colon — as its parts
+    (the description is the parts as the log names them, written when read: None)."""
     if not choices:
         return head, ()
     parts: list[Any] = [head]
     for i, choice in enumerate(choices):
         parts += [", " if i else ": ", Shown(choice)]
-    return render(tuple(parts), describe), tuple(parts)
+    return None, tuple(parts)
 
 
-def _answer(index: int, who: int, option: Any, label: str, describe: Any) -> Action:
+def _answer(index: int, who: int, option: Any, label: str) -> Action:
     """An answer to a choice, `choose X (label)`, described from its parts."""
     parts = ("choose ", Shown(option), f" ({label})")
-    return Action(index, who, render(parts, describe), option, parts)
+    return Action(index, who, None, option, parts)
 
 
 class ActionWindow:
@@ -156,14 +182,14 @@ class MoveFinder(Match):
                 out = [Action(i, who, f"choose {'card' if isinstance(o, Card) else 'option'} {i + 1} of {count} "
                                       f"({request.label})", o) for i, o in enumerate(request.options)]
             else:
-                out = [_answer(i, who, o, request.label, self.describe) for i, o in enumerate(request.options)]
+                out = [_answer(i, who, o, request.label) for i, o in enumerate(request.options)]
             if request.optional or not out:
                 out.append(Action(len(out), who, "choose nothing", None))
             return out
         picks, cut = several_picks(request)
         if cut:
             self.offers_cut[f"choose {request.label} (line {request.line})"] += 1
-        return [_answer(i, who, g, request.label, self.describe) for i, g in enumerate(picks)]
+        return [_answer(i, who, g, request.label) for i, g in enumerate(picks)]
 
     def _window_actions(self, window: ActionWindow) -> list[Action]:
         """The moves the priority holder has: the stage's actions and the activated
@@ -185,14 +211,14 @@ class MoveFinder(Match):
                     or not self.within_limit(name, holder):
                 continue
             for choices in self._probe(name, holder):
-                label, parts = _with_values(decl.label, choices, self.describe)
+                label, parts = _with_values(decl.label, choices)
                 out.append(Action(len(out), who, label, (name, choices), parts))
         lists_activate = "activate" in stage.actions
         for found in offers.activations(self, holder):
             if not offers.ability_offered(found.ability, is_current, stack_busy, lists_activate):
                 continue
             for choices in self._probe(found.move, holder):
-                label, parts = _with_values(f"{found.card.name}: {found.ability.label}", choices, self.describe)
+                label, parts = _with_values(f"{found.card.name}: {found.ability.label}", choices)
                 out.append(Action(len(out), who, label, (found.move, choices), parts))
         if stage.passing or not out:
             out.append(Action(len(out), who, "pass", "pass"))
@@ -214,6 +240,7 @@ class MoveFinder(Match):
             self.offers_cut[move] += 1
             del found[MAX_COMBINATIONS:]
         if self.crosscheck:
+            self.probe_cache.clear()  # (what the predicate handed on must not answer for probing)
             probed = self._tried(move, player)
             if not _same_answers(found, probed):
                 raise LegalityMismatch(f"action {move!r}, player {player.name}: the compiled predicate found "
@@ -251,6 +278,12 @@ class MoveFinder(Match):
             self.offers_cut[move if isinstance(move, str) else f"{move[1].name}: {move[2]}"] += 1
         return found[:MAX_COMBINATIONS]
 
+    @staticmethod
+    def _probe_key(move: Any, player: Player) -> tuple[Any, ...]:
+        """The start of rt.probed_options' key for a move: the action (or the card and
+        ability) and the actor; the answers are added as they are given."""
+        return (move if isinstance(move, str) else ("activate", move[1].id, move[2]), player.index)
+
     def _try(self, move: Any, player: Player, prefix: list[Any]) -> bool | list[Any]:
         """Run the move up to its payment with these choices, then roll everything back.
 
@@ -262,7 +295,7 @@ class MoveFinder(Match):
         except rt.NotLegal:
             self.restore_state(snapshot)
             return False
-        self.probe_path = (move if isinstance(move, str) else ("activate", move[1].id, move[2]), player.index)
+        self.probe_path = self._probe_key(move, player)
         try:
             reply: Any = None
             while True:

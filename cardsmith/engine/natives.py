@@ -191,7 +191,7 @@ def reset_cards(m: Match, ctx: rt.Ctx, cards: Any) -> None:
             for field, value in definition.base.items():
                 if card.base.get(field) != value or type(card.base.get(field)) is not type(value):
                     m.set_base(card, field, value)
-        for name, start in m._initial_counters("card").items():
+        for name, start in m._card_counters.items():
             m.set_card_counter(card, name, start)
         for status in sorted(card.statuses):
             m.set_status(card, status, False)

@@ -70,7 +70,10 @@ def activations(m: Match, player: Player) -> Iterator[Activation]:
     with_abilities = m.game.activated_cards
     if not with_abilities:
         return
+    entered = m.game.entered_zones
     for zone in m.zones.values():
+        if zone.visibility != "public" and zone.name not in entered:
+            continue  # no card is in play there (Match._in_play)
         for card in list(zone.cards):
             if card.controller is not player or card.name not in with_abilities or not m._in_play(card, []):
                 continue
@@ -81,16 +84,12 @@ def card_activations(m: Match, card: Card) -> Iterator[Activation]:
     definition = card.definition
     if definition is None:
         return
-    for index, ability in definition.abilities:
-        if isinstance(ability, ir.Activated):
-            yield Activation(card, ("card", card.name, index), ability, None, None)
+    for index, ability in definition.activated:
+        yield Activation(card, ("card", card.name, index), ability, None, None)
+    by_keyword = m.game.keyword_activations
     for use, (keyword, kargs) in enumerate(m.keywords_of(card)):
-        decl = m.game.keywords.get(keyword)
-        if decl is None:
-            continue
-        for index_k, ability in enumerate(decl.abilities):
-            if isinstance(ability, ir.Activated):
-                yield Activation(card, ("keyword", keyword, str(index_k), str(use)), ability, keyword, kargs)
+        for index_k, ability in by_keyword.get(keyword, ()):
+            yield Activation(card, ("keyword", keyword, index_k, str(use)), ability, keyword, kargs)
 
 
 def find_activation(m: Match, card: Card, key: tuple[str, ...]) -> Activation | None:

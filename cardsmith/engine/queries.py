@@ -52,7 +52,8 @@ def query(m: Match, ctx: Ctx, noun: str, adjectives: list[str], zone: Any,
     else:
         raise RulesError(f"cannot look for cards in {zone!r}")
     for word in adjectives:  # each adjective narrows what the previous ones left
-        cards = [c for c in cards if _has_quality(m, ctx, c, word)]
+        test = quality_test(m, ctx, word)
+        cards = [c for c in cards if test(c)]
     if where is not None:
         cards = [c for c in cards if where(c)]
     return cards
@@ -81,7 +82,8 @@ def _query_by_zone(m: Match, ctx: Ctx, type_name: str | None, adjectives: list[s
         for word in adjectives:
             if not cards:
                 break
-            cards = [c for c in cards if _has_quality(m, ctx, c, word)]
+            test = quality_test(m, ctx, word)
+            cards = [c for c in cards if test(c)]
         if passes is None:
             found.extend(c for c in cards if where(c))
         elif rest is None:
@@ -91,38 +93,78 @@ def _query_by_zone(m: Match, ctx: Ctx, type_name: str | None, adjectives: list[s
     return found
 
 
-def _has_quality(m: Match, ctx: Ctx, card: Card, word: str) -> bool:
-    if word in m.game.statuses:
-        return word in card.statuses
+def quality_test(m: Match, ctx: Ctx, word: str) -> Callable[[Card], bool]:
+    """What an adjective or `is` word asks of a card (a card type's noun, a status, an
+    enum value, `friendly`/`enemy`, `damaged`, ...), decided once per query rather than
+    once per card it looks at."""
+    game = m.game
+    if word in game.statuses:
+        return lambda card: word in card.statuses
     if word == "friendly":
-        return card.controller is ctx.you
+        you = ctx.you
+        return lambda card: card.controller is you
     if word == "enemy":
-        return card.controller is not None and card.controller is not ctx.you
+        you = ctx.you
+        return lambda card: card.controller is not None and card.controller is not you
     if word == "other":
-        return card is not ctx.self
+        own = ctx.self
+        return lambda card: card is not own
     if word in ("token", "tokens"):
-        return m.is_token(card)
+        return m.is_token
     if word == "face_down":
-        return card.face_down
+        return lambda card: card.face_down
     if word == "face_up":
-        return not card.face_down
+        return lambda card: not card.face_down
     if word == "attached":
-        return card.host is not None
+        return lambda card: card.host is not None
     if word == "unattached":
-        return card.host is None
-    if word in m.game.value_enum:
-        return any(isinstance(v, EnumValue) and v.name == word for v in card.base.values())
-    if word in m.game.keywords:
-        return any(k == word for k, _ in m.keywords_of(card))
-    type_name = m.game.nouns.get(word.lower())
+        return lambda card: card.host is None
+    if word in game.value_enum:
+        return lambda card: _has_enum_value(card, word)
+    if word in game.keywords:
+        return lambda card: any(k == word for k, _ in m.keywords_of(card))
+    type_name = game.nouns.get(word.lower())
     if type_name is not None:
-        return card.type == type_name
+        return lambda card: card.type == type_name
+    return _never
+
+
+def _has_enum_value(card: Card, name: str) -> bool:
+    # a plain loop: any() would make a generator for every card asked
+    for value in card.base.values():  # noqa: SIM110
+        if isinstance(value, EnumValue) and value.name == name:
+            return True
     return False
 
 
+def _never(card: Card) -> bool:
+    return False
+
+
+# the words quality_test reads before it tries a card type's noun
+_SPECIAL_WORDS = frozenset({"friendly", "enemy", "other", "token", "tokens", "face_down", "face_up", "attached",
+                            "unattached"})
+
+
+def _noun_of(m: Match, word: str) -> str | None:
+    """The card type `word` names when it names nothing quality_test asks first
+    (remembered per game: `x is Unit` is asked of every card a rule weighs)."""
+    game = m.game
+    known = game.word_nouns
+    if word not in known:
+        plain = not (word in game.statuses or word in _SPECIAL_WORDS or word in game.value_enum
+                     or word in game.keywords)
+        known[word] = game.nouns.get(word.lower()) if plain else None
+    return known[word]
+
+
 def is_(m: Match, ctx: Ctx, value: Any, words: list[str]) -> bool:
-    if isinstance(value, Card):
-        return all(_has_quality(m, ctx, value, w) for w in words)
+    if type(value) is Card:
+        for word in words:
+            noun = _noun_of(m, word)
+            if not (value.type == noun if noun is not None else quality_test(m, ctx, word)(value)):
+                return False
+        return True
     if isinstance(value, Player):
         return all(w in ("player",) or (w == "eliminated" and value.eliminated) for w in words)
     return False

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import suppress
 from fractions import Fraction
 from types import GeneratorType as GeneratorType  # generated code tests native results with it
 from typing import TYPE_CHECKING, Any
 
 from cardsmith.model import values
+from cardsmith.model.errors import ExpectationFailed as ExpectationFailed
 from cardsmith.model.state import Card, EnumValue, Modifier, Player, Zone
 from cardsmith.model.values import Dice as Dice
 from cardsmith.model.values import Range as Range
@@ -64,12 +66,6 @@ def illegal(error: BaseException) -> bool:
 # What a compiled trigger returns when its `where` does not hold: it did not fire (the
 # dead-rule report, engine/coverage.py, counts the triggers that did).
 UNMET = object()
-
-
-class ExpectationFailed(AssertionError):
-    def __init__(self, message: str, line: int) -> None:
-        super().__init__(message)
-        self.line = line
 
 
 class Ctx:
@@ -215,6 +211,15 @@ def probed_options(m: Match, site: int, compute: Callable[[], list[Any]]) -> lis
     return list(found)
 
 
+def offered(m: Match, site: int, path: tuple[Any, ...], options: list[Any]) -> list[Any]:
+    """A choice's options as a legality predicate found them, remembered under the key
+    probed_options reads (its site, the state's version, the action, the actor and the
+    answers before it): taking the move in this position asks for them again."""
+    with suppress(TypeError):  # an answer that cannot be a key (a list): computed again
+        m.probe_cache[(site, m.version, path)] = options
+    return options
+
+
 def roll(m: Match, dice: Any) -> int:
     if isinstance(dice, int) and not isinstance(dice, bool):
         dice = Dice(1, dice)
@@ -338,6 +343,8 @@ def attr(m: Match, obj: Any, field: str) -> Any:
         raise RulesError(f"a player has no {field!r}")
     if t is tuple and len(obj) == 2 and (field == "x" or field == "y"):  # a cell: board games read these most
         return obj[0] if field == "x" else obj[1]
+    if t is EnumValue:  # an enum value's property (`c.colour.code`), as _attr_other reads it
+        return m.game.enum_props.get((obj.enum, obj.name), _NO_PROPS).get(field)
     if obj is None:
         return None
     return _attr_other(m, obj, field)
@@ -376,6 +383,9 @@ def player_zone(m: Match, obj: Any, field: str) -> Any:
         if zone is not None:
             return zone
     return attr(m, obj, field)
+
+
+_NO_PROPS: dict[str, Any] = {}
 
 
 def _attr_other(m: Match, obj: Any, field: str) -> Any:

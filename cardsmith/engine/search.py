@@ -1,13 +1,28 @@
-"""A Monte Carlo tree search agent that does not peek.
+"""A search agent that does not peek: determinized Monte Carlo over every decision.
 
-Each iteration asks its seat's view for a world it cannot tell from the real one
-(SeatView.determinized: a replica of the match with every card out of the seat's view
-resampled, the others' sealed picks guessed, and a generator, seed and log of its own), so
-the search plays against a plausible world, not the real hidden cards or future rolls.
-It then walks the tree by UCB1, expands one action, plays
-randomly to the end (or a depth limit, where the game's declared heuristic judges the
-position) and backs up the result for every player. The budget is a number of
-iterations or milliseconds, whichever ends first.
+Every decision is searched — a stage's window of moves, a choice inside an effect, a
+simultaneous pick, a setup selection. The search runs in rounds. Each round draws one
+world the seat cannot tell from the real one (SeatView.world_value: every card out of
+its view resampled afresh, the others' open sealed picks guessed, a generator and seed of
+its own), so each round plays against another plausible guess of the hidden cards and
+future rolls, never the real ones. In that world every option still in the running is
+played, then the world goes on by a cheap policy (engine/rollout.py) for up to
+`rollout_depth` decisions — stopping when the seat is asked again — and is judged: a
+finished match as a win or a loss, one still going by the game's declared heuristic, as
+the seat's lead over its best rival squashed into (0, 1). All options of a round share
+the world and its later rolls (common random numbers), so they are compared on the same
+guess; after rounds 1, 2, 4, 8... the worse half of the options is dropped (successive
+halving), so the budget goes to the options that are close. It takes the best mean.
+
+Why no tree below the first move: every round plays in a different guessed world, and a
+tree shared by them would let later moves "know" the guess (strategy fusion); at a
+budget of a second the tree never grows deep enough to pay back anyway. Why a depth cut
+and the heuristic rather than rollouts to the end: a random Kingdom Combat match runs
+thousands of actions, so rollouts to the end are few, slow and mostly noise.
+
+The budget is a number of worlds (iterations), or milliseconds, whichever ends first;
+with a time budget it stops before a world that would likely overrun it (so a decision
+keeps to its budget), but always plays at least one.
 """
 
 from __future__ import annotations
@@ -15,89 +30,122 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass, field
 
 from cardsmith.engine import runtime as rt
+from cardsmith.engine.decisions import DecisionCounts
 from cardsmith.engine.flow import PlayedMatch
+from cardsmith.engine.rollout import margin, quick_index
 from cardsmith.engine.seatview import SeatView
 
-
-@dataclass
-class _Node:
-    visits: int = 0
-    value: dict[int, float] = field(default_factory=dict)   # player -> summed reward
-    children: dict[int, _Node] = field(default_factory=dict)
+DEFAULT_DEPTH = 8
+# worlds a decision when no budget is given: a fixed count, so a simulation with `search`
+# plays the same moves on every machine (a time budget cannot); ~0.5-0.8 s a decision here
+DEFAULT_WORLDS = 40
 
 
-class SearchAgent:
+class SearchAgent(DecisionCounts):
     name = "search"
 
-    def __init__(self, seed: int, iterations: int = 200, milliseconds: float | None = None,
-                 rollout_depth: int = 400, exploration: float = 1.4) -> None:
+    def __init__(self, seed: int, iterations: int | None = None, milliseconds: float | None = None,
+                 rollout_depth: int = DEFAULT_DEPTH, own_stop: int = 1) -> None:
+        """A budget of `iterations` worlds and/or `milliseconds` a decision, whichever ends
+        first; neither given: DEFAULT_WORLDS. `own_stop`: a rollout ends at the
+        agent's own `own_stop`-th next decision (1: as soon as it is asked again)."""
+        super().__init__()
+        self.own_stop = own_stop
         self.rng = random.Random(seed)
-        self.iterations = iterations
+        if iterations is None and milliseconds is None:
+            iterations = DEFAULT_WORLDS
+        self.iterations = iterations if iterations is not None else 10**9
         self.milliseconds = milliseconds
         self.rollout_depth = rollout_depth
-        self.exploration = exploration
+        self.scale = 0.0  # the typical size of a heuristic lead, learnt from the rollouts (_value)
+        self.leads = 0
+        self.iterations_run = 0  # over all decisions, for benchmarks
 
     def choose(self, view: SeatView) -> int:
-        if view.size == 1:
+        size = view.size
+        if size == 1:
+            self.counted(1, False)
             return 0
-        root = _Node()
-        deadline = time.perf_counter() + self.milliseconds / 1000 if self.milliseconds else None
-        for _ in range(self.iterations):
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-            self._iterate(view.determinized(self.rng), root)
-        if not root.children:
-            return self.rng.randrange(view.size)
-        best = max(root.children.items(), key=lambda item: (item[1].visits, self.rng.random()))[0]
-        return best if best < view.size else 0
+        visits = [0] * size
+        totals = [0.0] * size
+        candidates = list(range(size))
+        start = time.perf_counter()
+        deadline = start + self.milliseconds / 1000 if self.milliseconds else None
+        done = rounds = 0
+        while done < self.iterations:
+            seed = self.rng.getrandbits(64)  # one guessed world for every option of this round
+            for index in candidates:
+                if done >= self.iterations or (deadline is not None and done and self._late(start, done, deadline)):
+                    break
+                found = view.world_value(seed, index, lambda world, rng: self._rollout(world, view.seat, rng))
+                done += 1
+                self.iterations_run += 1
+                if found is not None:
+                    visits[index] += 1
+                    totals[index] += self._value(found)
+            else:
+                rounds += 1
+                if rounds & (rounds - 1) == 0 and len(candidates) > 2:  # after rounds 1, 2, 4, 8...
+                    candidates = self._better_half(candidates, visits, totals)
+                continue
+            break
+        means = [totals[i] / visits[i] if visits[i] else -1.0 for i in range(size)]
+        best = max(means)
+        self.counted(size, best >= 0 and any(m != best for m in means))
+        if best < 0:
+            return self.rng.randrange(size)
+        return self.rng.choice([i for i, m in enumerate(means) if m == best])
 
-    def _iterate(self, match: PlayedMatch, root: _Node) -> None:
-        path = [root]
-        node = root
-        while not match.is_over:
-            actions = match.legal_actions()
+    @staticmethod
+    def _late(start: float, done: int, deadline: float) -> bool:
+        """Would one more world, at the mean cost so far, end after the deadline?"""
+        now = time.perf_counter()
+        return now + (now - start) / done > deadline
+
+    @staticmethod
+    def _better_half(candidates: list[int], visits: list[int], totals: list[float]) -> list[int]:
+        """Successive halving: the options worth more samples, the better half by mean."""
+        ranked = sorted(candidates, key=lambda i: -(totals[i] / visits[i]) if visits[i] else 1.0)
+        return sorted(ranked[:max(2, (len(ranked) + 1) // 2)])
+
+    def _rollout(self, world: PlayedMatch, seat: int, rng: random.Random) -> float | None:
+        """Play on from the option for `rollout_depth` decisions (stopping early at the
+        seat's `own_stop`-th own decision), then say where it got to for `seat`: +inf a
+        won match, -inf a lost one, else its lead by the heuristic (a draw: 0). A number
+        only: this may run in a forked process (SeatView.world_value), so it must change
+        nothing of the agent's own."""
+        own = 0
+        for _ in range(self.rollout_depth):
+            if world.is_over:
+                break
+            actions = world.legal_actions()
             if not actions:
                 break
-            untried = [i for i in range(len(actions)) if i not in node.children]
-            if untried:
-                index = self.rng.choice(untried)
-                node.children[index] = _Node()
-                match.apply(actions[index])
-                node = node.children[index]
-                path.append(node)
-                break
-            mover = actions[0].player
-            index = self._select(node, mover, len(actions))
-            match.apply(actions[index])
-            node = node.children[index]
-            path.append(node)
-        depth = 0
-        while not match.is_over and depth < self.rollout_depth:
-            actions = match.legal_actions()
-            if not actions:
-                break
-            match.apply(actions[self.rng.randrange(len(actions))])
-            depth += 1
-        rewards = self._rewards(match)
-        for visited in path:
-            visited.visits += 1
-            for player, reward in rewards.items():
-                visited.value[player] = visited.value.get(player, 0.0) + reward
+            if actions[0].player == seat:
+                own += 1
+                if own >= self.own_stop:
+                    break
+            world.apply(actions[quick_index(actions, rng)])
+        if world.error is not None:
+            return None
+        heuristic = world.game.handlers.get(("heuristic",))
+        lead = None if world.is_over or heuristic is None else margin(world, seat, heuristic)
+        if lead is not None:
+            return lead
+        reward = self._rewards(world).get(seat, 0.5)
+        return math.inf if reward > 0.5 else -math.inf if reward < 0.5 else 0.0
 
-    def _select(self, node: _Node, mover: int, count: int) -> int:
-        log_total = math.log(max(1, node.visits))
-        best, best_score = 0, -math.inf
-        for index in range(count):
-            child = node.children.get(index)
-            if child is None or child.visits == 0:
-                return index
-            score = child.value.get(mover, 0.0) / child.visits + self.exploration * math.sqrt(log_total / child.visits)
-            if score > best_score:
-                best, best_score = index, score
-        return best
+    def _value(self, found: float) -> float:
+        """A rollout's result in [0, 1]: a win 1, a loss 0, a lead squashed by tanh against
+        the typical lead seen so far (the heuristic's scale is the game's own: a point of
+        health, or a thousand for a crown), never as sure as a finished match."""
+        if math.isinf(found):
+            return 1.0 if found > 0 else 0.0
+        self.leads += 1
+        self.scale += (abs(found) - self.scale) / self.leads
+        return 0.5 + 0.45 * math.tanh(found / max(self.scale, 1e-9))
 
     def _rewards(self, match: PlayedMatch) -> dict[int, float]:
         players = range(len(match.players))
@@ -112,12 +160,9 @@ class SearchAgent:
         return {p: 0.5 for p in players}  # a draw, or a cut-short rollout the game gives no way to judge
 
     def _judged(self, match: PlayedMatch) -> dict[int, float] | None:
-        """A rollout cut short at the depth limit, judged by the heuristic the game declares
-        (as the greedy agent judges a move): each player by how many others it leads,
-        between 0.25 (behind everyone) and 0.75 (ahead of everyone) — never as sure as a
-        real win or loss, and free of the heuristic's scale. Without this, a long game
-        (a random Kingdom Combat match runs ~3,600 actions) ends almost no rollout, every
-        one scores a draw, and the search picks at random."""
+        """A cut-short rollout judged by rank alone (when a lead cannot be measured): each
+        player by how many others it leads, between 0.25 (behind everyone) and 0.75 (ahead
+        of everyone) — never as sure as a real win or loss, and free of the heuristic's scale."""
         heuristic = match.game.handlers.get(("heuristic",))
         if heuristic is None or len(match.players) < 2:
             return None
@@ -129,3 +174,4 @@ class SearchAgent:
         return {i: 0.25 + 0.5 * sum(1.0 if mine > v else 0.5 if mine == v else 0.0
                                     for j, v in enumerate(values) if j != i) / others
                 for i, mine in enumerate(values)}
+

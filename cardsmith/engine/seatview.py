@@ -29,8 +29,12 @@ a process boundary (noted in issue 17's closing note).
 from __future__ import annotations
 
 import itertools
+import math
+import os
 import random
-from collections.abc import Iterator
+import struct
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -203,6 +207,9 @@ class Choice:
 
 
 _OPEN: dict[int, tuple[PlayedMatch, list[Action]]] = {}
+# how many decisions of the others a look-ahead plays before it scores (SeatView.look_ahead)
+LOOK_AHEAD_STEPS = 200
+
 _TICKETS = itertools.count(1)
 
 
@@ -246,14 +253,70 @@ class SeatView:
                              for i, a in enumerate(actions)]
         return self._choices
 
-    def look_ahead(self, rng: random.Random) -> list[Any] | None:
+    def look_ahead(self, rng: random.Random, steps: int = LOOK_AHEAD_STEPS) -> list[Any] | None:
         """The game's heuristic (`heuristic { value: ... }`) for this seat after each move,
         in a world resampled with `rng` (determinize) and with dice rolled by a generator
-        drawn from `rng` — never the match's, which would tell the real next roll. None when
-        the game declares no heuristic or this decision is not a stage's window of moves
-        (a choice inside an effect, which only the flow can continue)."""
+        drawn from `rng` — never the match's, which would tell the real next roll. None only
+        when the game declares no heuristic.
+
+        A move of a stage's window is played under the journal and rolled back (its nested
+        choices by the default policy: copies.look_ahead). Any other decision — a choice
+        inside an effect, a simultaneous pick, a setup selection — only the flow can
+        continue, so each option is played in a world of its own (`determinized`), and the
+        world goes on by a cheap policy until this seat is asked again, the match ends or
+        `steps` decisions have passed; then the seat's lead over its best rival is scored
+        (a win +inf, a loss -inf). Every option's world is drawn from the same seed, so the
+        options are compared on the same guess of the hidden cards and the same later rolls."""
         match, actions = self._open()
-        return match.look_ahead(self.seat, actions, rng)
+        scores = match.look_ahead(self.seat, actions, rng)
+        if scores is not None:
+            return scores
+        heuristic = match.game.handlers.get(("heuristic",))
+        if heuristic is None:
+            return None
+        seed = rng.getrandbits(64)
+        return [self._played_on(match, index, heuristic, seed, steps) for index in range(len(actions))]
+
+    def _played_on(self, match: PlayedMatch, index: int, heuristic: Any, seed: int, steps: int) -> float:
+        """Option `index` in a world drawn from `seed`, played on, as look_ahead scores it."""
+        from cardsmith.engine.rollout import judge, play_on
+
+        def scored(world: PlayedMatch, world_rng: random.Random) -> float | None:
+            if not play_on(world, self.seat, steps, world_rng):
+                return None
+            kind, value = judge(world, self.seat, heuristic)
+            return {"won": math.inf, "lost": -math.inf, "drawn": 0.0, "lead": value}.get(kind)
+
+        found = self.world_value(seed, index, scored)
+        return -math.inf if found is None else found
+
+    def world_value(self, seed: int, index: int,
+                    judge: Callable[[PlayedMatch, random.Random], float | None]) -> float | None:
+        """What `judge` makes of this seat's option `index` played in a world drawn from
+        `seed`: a world this seat cannot tell from the real one (as `determinized`), whose
+        generator `judge` may use for its own random play. None when the world cannot say
+        (the guesses led to a decision that is not this one, or broke a rule).
+
+        Only a number comes back. A Python generator — the match's flow — cannot be copied
+        but by replaying it or by copying the process. Replaying (a replica) costs the
+        whole history again: ~1 s at move 1,000 of Kingdom Combat, against ~10 ms for a
+        fork. So where the system can fork a single-threaded process, the world is this
+        process forked, the match in the child resampled in place before `judge` sees it,
+        and the child gone with everything it played. While a simultaneous decision is
+        open the world is a replica all the same: a replica picks the others' sealed picks
+        again (maybe another move, or none), where resampling in place could only swap the
+        cards they moved."""
+        from cardsmith.engine.rollout import WORLD_ERRORS
+
+        match, _actions = self._open()
+        if not match.deciding_together and _can_fork():
+            return _in_child(lambda: _valued(become_world(match, self.seat, random.Random(seed)), self.seat, index,
+                                             judge, seed))
+        try:
+            world = match.sample_world(self.seat, random.Random(seed))
+        except WORLD_ERRORS:
+            return None
+        return _valued(world, self.seat, index, judge, seed)
 
     def determinized(self, rng: random.Random) -> PlayedMatch:
         """A copy of the match at this decision that this seat cannot tell from the real
@@ -272,3 +335,100 @@ def seat_view(match: PlayedMatch, actions: list[Action]) -> Iterator[SeatView]:
         yield SeatView(ticket, actions[0].player, actions)
     finally:
         del _OPEN[ticket]
+
+
+# ---------------------------------------------------------------- worlds in a forked process
+
+
+def _can_fork() -> bool:
+    """Forking is safe only where the system has it and this process runs one thread
+    (a fork copies only the calling thread: another's held lock would never be let go)."""
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def _valued(world: PlayedMatch, seat: int, index: int,
+            judge: Callable[[PlayedMatch, random.Random], float | None], seed: int) -> float | None:
+    """Option `index` played in `world`, then judged (SeatView.world_value)."""
+    from cardsmith.engine.rollout import WORLD_ERRORS
+
+    world_rng = random.Random(seed ^ 0x5EED)
+    try:
+        offered = world.legal_actions()
+        if index >= len(offered) or offered[0].player != seat:
+            return None
+        world.apply(offered[index])
+        if world.error is not None:
+            return None
+        return judge(world, world_rng)
+    except WORLD_ERRORS:
+        return None
+
+
+def become_world(match: PlayedMatch, seat: int, rng: random.Random) -> PlayedMatch:
+    """Turn `match` itself into a world `seat` cannot tell from the real one: every card
+    out of its view resampled (the others' sealed picks among them: cards they moved are
+    out of view), a seed and generator drawn from `rng`, and no log, move history, memo or
+    tally left from the real match; its pending moves described anew (their descriptions
+    were written with the real cards' names). Done to a replica (copies.sample_world) or,
+    in a forked child only, to the match itself (SeatView.world_value)."""
+    determinize(match, seat, rng)
+    match.seed = rng.getrandbits(63)
+    match.rng = random.Random(rng.getrandbits(64))
+    match.log.clear()
+    match.seal_log_start = 0
+    match.moves.clear()
+    match.history.clear()
+    match.sealed_moves.clear()
+    match.cards_played.clear()
+    mark = match.reveal_marks.get(seat, 0)  # only what was shown to this seat, and not yet acted on
+    match.reveals = [r for r in match.reveals[mark:] if r[2] is None or r[2].index == seat]
+    match.reveal_marks = {}
+    match.offers_cut.clear()
+    match.memo.clear()
+    match.match_memo.clear()
+    match.probe_cache.clear()
+    match._grants_cache = None  # (keyed by state version, as the memo is)
+    match._seat_names.clear()
+    match.decks = None
+    match.sampled = True
+    match.tally = None
+    window = getattr(match.pending, "actions", None)  # a window's moves (moves.ActionWindow: it imports this module)
+    if isinstance(window, list):
+        match.pending.actions = [a.described(a.seen_as(match.describe)) for a in window]
+    return match
+
+
+def _in_child(work: Callable[[], float | None]) -> float | None:
+    """`work` run in a forked copy of this process; its number (None as NaN) comes back
+    through a pipe, and the child ends at once (os._exit: no cleanup of the parent's files
+    or buffers runs twice)."""
+    reading, writing = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child
+        value = math.nan
+        try:
+            os.close(reading)
+            found = work()
+            value = math.nan if found is None else float(found)
+        except BaseException:  # whatever went wrong in a guessed world stays there
+            value = math.nan
+        finally:
+            try:
+                os.write(writing, struct.pack("<d", value))
+            finally:
+                os._exit(0)
+    os.close(writing)
+    data = b""
+    try:
+        while len(data) < 8:
+            chunk = os.read(reading, 8 - len(data))
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        os.close(reading)
+        os.waitpid(pid, 0)
+    if len(data) != 8:
+        return None
+    value = struct.unpack("<d", data)[0]
+    return None if math.isnan(value) else value

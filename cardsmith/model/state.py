@@ -93,7 +93,7 @@ class Modifier:
 
 
 class Zone:
-    __slots__ = ("cards", "name", "ordered", "owner", "visibility")
+    __slots__ = ("cards", "name", "ordered", "owner", "title", "visibility")
 
     def __init__(self, name: str, owner: Player | None, ordered: bool, visibility: str) -> None:
         self.name = name
@@ -101,6 +101,8 @@ class Zone:
         self.ordered = ordered
         self.visibility = visibility
         self.cards: list[Card] = []
+        # how the log and every seat name it: written once, as neither part ever changes
+        self.title = name if owner is None else f"{name} of {owner.name}"
 
     def __repr__(self) -> str:
         return f"<zone {self.name}{'' if self.owner is None else ' of ' + self.owner.name}>"
@@ -115,7 +117,7 @@ def named(value: Any, card_name: Callable[[Card], str]) -> Any:
     if isinstance(value, Player):
         return value.name
     if isinstance(value, Zone):
-        return value.name if value.owner is None else f"{value.name} of {value.owner.name}"
+        return value.title
     if isinstance(value, list):
         return [named(v, card_name) for v in value]
     if isinstance(value, EnumValue):

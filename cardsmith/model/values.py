@@ -42,12 +42,9 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any, TypeGuard
 
+from cardsmith.model.errors import OperationError as OperationError
+from cardsmith.model.errors import RulesError as RulesError
 from cardsmith.model.state import Card, EnumValue, Number, Player, Zone, normalize
-
-
-class RulesError(Exception):
-    """A rule did something impossible at play time; names the .cards line."""
-
 
 # ---------------------------------------------------------------- limits
 # One line of rules must not hang or exhaust memory (docs/language.md, section 6,
@@ -74,22 +71,6 @@ MAX_COPIES = 1_000
 
 MAX_DECK = 10_000
 """Most cards a decklist given to a match may deal to one player."""
-
-
-class OperationError(RulesError, ArithmeticError):
-    """An operator or builtin given values it does not apply to, or a division by zero.
-
-    `kind` is "type" (the values' kinds do not fit the operation), "zero" (a division
-    by zero), "large" (a result beyond MAX_NUMBER) or "limit" (more dice or listed
-    numbers than the limits allow). "large" and "limit" are never a reason to leave a
-    move out of the legal actions: probing reports them (engine/flow.py, `_try`). It is an ArithmeticError too, so
-    every caller of the static evaluator that already reports an arithmetic failure as
-    "cannot evaluate" (deck tools, printables) reports this one the same way.
-    """
-
-    def __init__(self, message: str, kind: str = "type") -> None:
-        super().__init__(message)
-        self.kind = kind
 
 
 # ---------------------------------------------------------------- kinds
@@ -305,8 +286,10 @@ def equal(a: Any, b: Any) -> bool:
         return True
     ta = type(a)
     if ta is type(b):
-        if ta is int or ta is str or ta is EnumValue:  # the usual values, first
+        if ta is int or ta is str:  # the usual values, first
             return a == b  # type: ignore[no-any-return]
+        if ta is EnumValue:  # (its fields compared here: the dataclass's == builds two tuples)
+            return a.name == b.name and a.enum == b.enum  # type: ignore[no-any-return]
         if ta is Card or ta is Player or ta is Zone:
             return False
         if ta is list or ta is tuple:

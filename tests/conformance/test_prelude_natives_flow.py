@@ -223,3 +223,39 @@ def test_players_tied_at_the_top_share_the_win(tmp_path: Path, banks: list[str],
     play(match, banks)
     take(match, "Finish")
     assert match.result["winners"] == winners and match.result["winner"] is None
+
+
+SECOND_PERSON = '''
+game "You" {
+  id: you_flow
+  players: 2
+  first_player: seat1
+}
+action crown "Crown" { you win the game }
+action yield_game "Yield" { you lose the game }
+action again "Again" { you take an extra turn }
+action nap "Nap" { you skip your next turn }
+turn {
+  stage main { actions: crown, yield_game, again, nap }
+}
+'''
+
+
+@covers("prelude:win", "prelude:lose_game", "prelude:extra_turn", "prelude:skip_turn")
+def test_the_phrases_read_in_the_second_person_too(tmp_path: Path) -> None:
+    """`you win the game`, `you lose the game`, `you take an extra turn` and `you skip
+    your next turn` are the same natives as `X wins the game`, ... (a rule about the
+    acting player reads naturally as `you ...`)."""
+    game = build(tmp_path, "you_flow", SECOND_PERSON)
+    won = game.new_match(seed=1)
+    take(won, "Crown")
+    assert won.is_over and won.result["winner"] == "player1"
+    lost = game.new_match(seed=1)
+    take(lost, "Yield")
+    assert lost.is_over and lost.result["winner"] == "player2"
+    again = game.new_match(seed=1)
+    play(again, ["Again", "pass"])
+    assert seats(again)[:3] == [1, 1, 2]
+    napping = game.new_match(seed=1)
+    play(napping, ["Nap", "pass", "pass"])
+    assert seats(napping)[:4] == [1, 2, 2, 1], "player1 skipped their next turn"

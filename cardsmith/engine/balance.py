@@ -1,0 +1,264 @@
+"""Balance statistics with their uncertainty: seat and deck win rates, matchups, card impact.
+
+A designer acts on a number only when they know how sure it is, so every rate carries a
+95% interval and every card comparison a test:
+
+- rates use the Wilson score interval (honest near 0% and 100%, where the textbook
+  p ± 1.96·se interval goes below 0 or above 1);
+- a difference of two win rates (a card's impact, its "improvement when drawn") gets a
+  normal interval and z test whose variance is clustered by match (clustered_difference:
+  the two seats of a match are not independent observations);
+- the p-values of all cards are corrected together with Benjamini-Hochberg (false
+  discovery rate 5%): with 30 cards, about 1.5 would look "significant" at p < 0.05 by
+  chance alone.
+
+A win is being the only winner; shared wins, draws and matches that ended without a
+winner count as not won. Matches that did not end (an error, the action cap, the turn
+limit) are left out of every rate: they are counted apart (`outcomes` in simulate.py).
+Card figures are per (match, seat): a card in both decks counts once for each seat
+holding it. What "held", "seen" (drawn or in the opening hand, or played) and "played"
+mean is in engine/cardfacts.py.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
+
+Z95 = 1.959963984540054  # the two-sided 95% normal quantile
+FDR = 0.05  # Benjamini-Hochberg false discovery rate for flagged cards
+MIN_SAMPLE = 30  # fewer (match, seat) pairs on either side of a comparison: not tested, warned
+
+
+class Played(Protocol):
+    """What balance reads of a match (simulate.MatchSummary)."""
+
+    winners: list[int]
+    decks: list[str] | None
+    seats: Any
+
+    @property
+    def outcome(self) -> str: ...
+
+
+ENDED = ("won", "shared", "drawn", "no winner")
+
+
+def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of wins/n (0..1 when n is 0: nothing is known)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def clustered_difference(groups: Sequence[Sequence[tuple[bool, bool]]]) -> tuple[float, float, float, float] | None:
+    """The win rate of the observations marked True minus that of those marked False,
+    with its 95% normal interval and two-sided p-value, the variance clustered by match.
+
+    `groups` has one entry per match: its (marked, won) observations. Two seats of one
+    match are not independent — when one wins the other loses, and in a game drawing from
+    a shared pile a card in one seat's opening hand is not in the other's — so treating
+    them as independent would understate the variance (about halving it when both seats
+    hold the card). The cluster-robust (sandwich) variance sums, match by match, the
+    squared contribution of its observations to the difference; with one observation per
+    match it is exactly the usual unpooled variance p1(1-p1)/n1 + p0(1-p0)/n0.
+    None when either side has no observation."""
+    n1 = n0 = k1 = k0 = 0
+    for group in groups:
+        for marked, won in group:
+            if marked:
+                n1, k1 = n1 + 1, k1 + won
+            else:
+                n0, k0 = n0 + 1, k0 + won
+    if n1 == 0 or n0 == 0:
+        return None
+    p1, p0 = k1 / n1, k0 / n0
+    variance = 0.0
+    for group in groups:
+        part = sum((won - p1) / n1 if marked else -(won - p0) / n0 for marked, won in group)
+        variance += part * part
+    diff, se = p1 - p0, math.sqrt(variance)
+    if se == 0:
+        return diff, diff, diff, 1.0 if diff == 0 else 0.0
+    p = math.erfc(abs(diff / se) / math.sqrt(2))
+    return diff, max(-1.0, diff - Z95 * se), min(1.0, diff + Z95 * se), p
+
+
+def benjamini_hochberg(pvalues: Sequence[float]) -> list[float]:
+    """Benjamini-Hochberg adjusted p-values (q-values), in the order given."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    adjusted = [1.0] * m
+    running = 1.0
+    for rank in range(m, 0, -1):
+        i = order[rank - 1]
+        running = min(running, pvalues[i] * m / rank)
+        adjusted[i] = min(1.0, running)
+    return adjusted
+
+
+def rate(wins: int, n: int) -> dict[str, Any]:
+    """A rate as the report shows it: wins of n, the rate and its 95% Wilson interval."""
+    low, high = wilson(wins, n)
+    return {"wins": wins, "of": n, "rate": round(wins / n, 4) if n else None,
+            "low": round(low, 4), "high": round(high, 4)}
+
+
+def _won(match: Played, seat: int) -> bool:
+    return match.winners == [seat]
+
+
+def seat_rates(ended: Sequence[Played], players: int) -> dict[str, Any]:
+    """Each seat's win rate; with rotated decks every deck sat in every seat equally
+    often, so what is left is the seat's own (dis)advantage."""
+    return {f"player{s + 1}": rate(sum(1 for m in ended if _won(m, s)), len(ended)) for s in range(players)}
+
+
+def deck_rates(ended: Sequence[Played]) -> dict[str, Any]:
+    """Each deck's win rate over every (match, seat) it was dealt to, whatever the seat."""
+    wins: Counter[str] = Counter()
+    dealt: Counter[str] = Counter()
+    for m in ended:
+        for seat, deck in enumerate(m.decks or []):
+            dealt[deck] += 1
+            wins[deck] += _won(m, seat)
+    return {deck: rate(wins[deck], dealt[deck]) for deck in sorted(dealt)}
+
+
+def matchups(ended: Sequence[Played]) -> dict[str, dict[str, Any]]:
+    """Deck against deck: the row deck's win rate in matches where the column deck sat
+    at the same table (both seat orders together). Mirror matches are left out."""
+    wins: dict[tuple[str, str], int] = defaultdict(int)
+    met: dict[tuple[str, str], int] = defaultdict(int)
+    for m in ended:
+        decks = m.decks or []
+        for i, a in enumerate(decks):
+            for j, b in enumerate(decks):
+                if i != j and a != b:
+                    met[a, b] += 1
+                    wins[a, b] += _won(m, i)
+    table: dict[str, dict[str, Any]] = {}
+    for a, b in sorted(met):
+        table.setdefault(a, {})[b] = rate(wins[a, b], met[a, b])
+    return table
+
+
+class _Card:
+    """One card's observations: per match, one (seen, opening, played, won) per seat holding it."""
+
+    __slots__ = ("by_match", "plays")
+
+    def __init__(self) -> None:
+        self.by_match: list[list[tuple[bool, bool, bool, bool]]] = []
+        self.plays = 0
+
+    def count(self, which: int, won: bool | None = None) -> int:
+        """Observations marked `which` (-1: all), of which won (or lost) when `won` is given."""
+        return sum(1 for group in self.by_match for o in group if (which < 0 or o[which]) and
+                   (won is None or o[3] == won))
+
+    def split(self, which: int) -> list[list[tuple[bool, bool]]]:
+        return [[(o[which], o[3]) for o in group] for group in self.by_match]
+
+
+def _cards(ended: Iterable[Played]) -> dict[str, _Card]:
+    cards: dict[str, _Card] = {}
+    for m in ended:
+        here: dict[str, list[tuple[bool, bool, bool, bool]]] = {}
+        for seat, facts in enumerate(m.seats):
+            won = _won(m, seat)
+            seen, opening = set(facts.seen), set(facts.opening)
+            for name in facts.held:
+                plays = facts.played.get(name, 0)
+                here.setdefault(name, []).append((name in seen, name in opening, plays > 0, won))
+                cards.setdefault(name, _Card()).plays += plays
+        for name, group in here.items():
+            cards[name].by_match.append(group)
+    return cards
+
+
+SEEN, OPENING, PLAYED = 0, 1, 2  # positions in an observation; the last is won
+
+
+def _compare(card: _Card, which: int, min_sample: int) -> dict[str, Any]:
+    """Marked minus unmarked win rate (clustered_difference), tested when both sides have
+    at least `min_sample` observations (else a warning says why not)."""
+    found = clustered_difference(card.split(which))
+    if found is None:
+        return {"diff": None, "low": None, "high": None, "p": None, "warning": "one side never happened"}
+    diff, low, high, p = found
+    marked = card.count(which)
+    fewest = min(marked, card.count(-1) - marked)
+    warning = f"few matches ({fewest} < {min_sample}) on one side: not tested" if fewest < min_sample else None
+    return {"diff": round(diff, 4), "low": round(low, 4), "high": round(high, 4),
+            "p": None if warning else p, "warning": warning}
+
+
+def card_impact(ended: Sequence[Played], min_sample: int = MIN_SAMPLE) -> list[dict[str, Any]]:
+    """Per card: the 17lands-style figures — win rate when seen (GIH WR), when held but not
+    seen, their difference IWD ("improvement when drawn"), opening-hand win rate, play
+    rate — and its *impact*: the opening-hand win rate minus the win rate of the matches
+    where the seat held the card but not in its opening hand, with its interval.
+
+    Impact is what is tested and ranked, not IWD: whether a card is in the opening hand
+    is settled by the shuffle before anyone acts, while whether it is drawn later depends
+    on how long the match lasts — a seat that loses fast draws fewer cards, so every card
+    of a losing deck looks good when drawn (IWD is biased by match length; with one
+    overpowered card most other cards of the game got "significant" IWDs). A card that is
+    never or always in the opening hand falls back on IWD (`basis` says which). Sorted:
+    tested cards by impact, most helpful first, then the rest."""
+    rows: list[dict[str, Any]] = []
+    pvalues: list[float] = []
+    tested: list[int] = []
+    for name, c in sorted(_cards(ended).items()):
+        held, held_won = c.count(-1), c.count(-1, True)
+        seen, seen_won = c.count(SEEN), c.count(SEEN, True)
+        opening, opening_won = c.count(OPENING), c.count(OPENING, True)
+        played, played_won = c.count(PLAYED), c.count(PLAYED, True)
+        iwd, first = _compare(c, SEEN, min_sample), _compare(c, OPENING, min_sample)
+        basis, chosen = ("opening hand", first) if first["diff"] is not None else ("drawn", iwd)
+        row: dict[str, Any] = {
+            "card": name, "matches": held,
+            "seen": rate(seen_won, seen), "not_seen": rate(held_won - seen_won, held - seen),
+            "iwd": iwd["diff"], "iwd_low": iwd["low"], "iwd_high": iwd["high"],
+            "opening_hand": rate(opening_won, opening),
+            "not_opening_hand": rate(held_won - opening_won, held - opening),
+            "played": {"plays": c.plays, "matches": played,
+                       **{k: v for k, v in rate(played, held).items() if k != "wins"}},
+            "won_when_played": rate(played_won, played),
+            "impact": chosen["diff"], "impact_low": chosen["low"], "impact_high": chosen["high"], "basis": basis,
+            "p": None, "q": None, "flagged": False,
+            "warning": chosen["warning"] if chosen["diff"] is not None else
+            ("never seen in a match: no comparison" if seen == 0 else
+             "seen and in the opening hand in every match it was held: no comparison"),
+        }
+        if chosen["p"] is not None:
+            tested.append(len(rows))
+            pvalues.append(chosen["p"])
+        rows.append(row)
+    for i, p, q in zip(tested, pvalues, benjamini_hochberg(pvalues), strict=True):
+        rows[i].update(p=float(f"{p:.3g}"), q=float(f"{q:.3g}"), flagged=q < FDR)
+    rows.sort(key=lambda r: (r["q"] is None, -(r["impact"] if r["impact"] is not None else -2.0), r["card"]))
+    return rows
+
+
+def balance(results: Sequence[Played], players: int, min_sample: int = MIN_SAMPLE) -> dict[str, Any]:
+    """Seat, deck, matchup and card-impact figures of the matches that ended."""
+    ended = [m for m in results if m.outcome in ENDED]
+    cards = card_impact(ended, min_sample)
+    return {
+        "ended": len(ended),
+        "seats": seat_rates(ended, players),
+        "decks": deck_rates(ended),
+        "matchups": matchups(ended),
+        "card_impact": cards,
+        "flagged": [r["card"] for r in cards if r["flagged"]],
+        "method": {"rates": "Wilson score 95%", "differences": "normal 95%, variance clustered by match",
+                   "test": "z test, variance clustered by match", "correction": f"Benjamini-Hochberg, FDR {FDR:.0%}",
+                   "min_sample": min_sample},
+    }

@@ -1,0 +1,140 @@
+"""What each seat did with each card in one played match: held, seen, in the opening hand, played.
+
+Card-impact statistics (engine/balance.py) need, per (match, seat), which cards the seat
+had and which it actually got to use. The engine knows no game's words, so these facts
+are read generically from the match log and the zones the game declares:
+
+- *setup ends* when the flow first emits `round_started` (every turn-based or
+  round-based game does, right after its `setup` and the choice of first player);
+- a seat *holds* a card when the card is in one of the seat's own zones (`... of
+  playerN`) when setup ends, or enters one later (a drawn, bought or returned card);
+- *in the opening hand*: in a zone of the seat that only its owner sees (zone
+  visibility `owner`) when setup ends;
+- *drawn*: entered such an owner-only zone of the seat after setup;
+- *played*: a card the seat named in one of its own moves, taken from one of its own
+  zones that is not public, which the same move put into a public zone. So a card put
+  on the table from a hand is played, and so is a unit hired from a hidden deck into a
+  starting garrison; a deck-building pick that puts cards into a hidden draw pile is not.
+- *seen* (the "games in hand" of card analytics): in the opening hand, drawn, or played.
+
+Only card names are kept: copies of one card count once per (match, seat) for the
+held/seen/opening flags and each time for plays.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from cardsmith.engine.flow import PlayedMatch
+from cardsmith.engine.moves import Action
+
+SETUP_ENDS = "round_started"
+
+
+@dataclass
+class SeatFacts:
+    """One seat's cards in one match (card names, sorted for stable output)."""
+
+    held: tuple[str, ...] = ()
+    seen: tuple[str, ...] = ()
+    opening: tuple[str, ...] = ()
+    played: dict[str, int] = field(default_factory=dict)
+
+
+def _name(card: str) -> str:
+    return card.rpartition("#")[0] or card
+
+
+def _seat_of(zone: str) -> tuple[str, int | None]:
+    """`hand of player2` -> ("hand", 1); a shared zone -> (name, None)."""
+    name, sep, owner = zone.partition(" of ")
+    if sep and owner.startswith("player") and owner[6:].isdigit():
+        return name, int(owner[6:]) - 1
+    return zone, None
+
+
+class PlayWatcher:
+    """Given to `play_out` as `on_move`: notes each card a seat names in its own move from
+    one of its own zones that is not public, and where the log then stood. The card is
+    played when the next zone it enters after that is public (read from the log once the
+    match stops, since a sealed pick is only put down when every seat has picked)."""
+
+    def __init__(self) -> None:
+        self.picks: list[tuple[int, str, int]] = []  # (seat, card as the log names it, log index)
+
+    def __call__(self, match: PlayedMatch, action: Action) -> None:
+        picked = action.payload[1] if isinstance(action.payload, tuple) else action.payload
+        for value in picked if isinstance(picked, list) else [picked]:
+            for card in value if isinstance(value, list) else [value]:
+                zone = getattr(card, "zone", None)
+                if zone is None or not hasattr(card, "name") or zone.visibility == "public":
+                    continue
+                owner = getattr(zone, "owner", None)
+                if owner is not None and getattr(owner, "index", None) == action.player:
+                    self.picks.append((action.player, match.describe(card), len(match.log)))
+
+
+def _plays(match: PlayedMatch, watcher: PlayWatcher, public: set[str]) -> list[Counter[str]]:
+    """Each seat's plays: its picked cards whose next zone after the pick is public."""
+    played: list[Counter[str]] = [Counter() for _ in match.players]
+    moves: dict[str, list[tuple[int, str]]] = {}
+    for i, entry in enumerate(match.log):
+        if entry.get("event") == "move" and "to" in entry:
+            moves.setdefault(str(entry.get("card")), []).append((i, str(entry.get("to"))))
+    counted: set[tuple[str, int]] = set()
+    for seat, card, at in watcher.picks:
+        following = next(((i, zone) for i, zone in moves.get(card, []) if i >= at), None)
+        if following is None or (card, following[0]) in counted:
+            continue
+        counted.add((card, following[0]))
+        if _seat_of(following[1])[0] in public and seat < len(played):
+            played[seat][_name(card)] += 1
+    return played
+
+
+def seat_facts(match: PlayedMatch, watcher: PlayWatcher) -> list[SeatFacts]:
+    """Each seat's held/seen/opening cards from the log, and its plays from `watcher`."""
+    seats = len(match.players)
+    private = {z.name for z in match.game.ir.zones if z.scope == "player" and z.visibility == "owner"}
+    public = {z.name for z in match.game.ir.zones if z.visibility == "public"}
+    all_plays = _plays(match, watcher, public)
+    where: dict[str, str] = {}  # card -> the zone it is in
+    held: list[set[str]] = [set() for _ in range(seats)]
+    seen: list[set[str]] = [set() for _ in range(seats)]
+    opening: list[set[str]] = [set() for _ in range(seats)]
+    after_setup = False
+    for entry in match.log:
+        kind = entry.get("event")
+        if kind == "emit" and not after_setup and entry.get("name") == SETUP_ENDS:
+            after_setup = True
+            for card, zone in where.items():
+                name, seat = _seat_of(zone)
+                if seat is not None and seat < seats:
+                    held[seat].add(_name(card))
+                    if name in private:
+                        opening[seat].add(_name(card))
+            continue
+        if kind == "create":
+            card, zone = str(entry.get("card")), str(entry.get("zone"))
+        elif kind == "move" and "to" in entry:
+            card, zone = str(entry.get("card")), str(entry.get("to"))
+        elif kind == "removed":
+            where.pop(str(entry.get("card")), None)
+            continue
+        else:
+            continue
+        where[card] = zone
+        if after_setup:
+            name, seat = _seat_of(zone)
+            if seat is not None and seat < seats:
+                held[seat].add(_name(card))
+                if name in private:
+                    seen[seat].add(_name(card))
+    facts = []
+    for seat in range(seats):
+        plays = all_plays[seat]
+        seen_cards = seen[seat] | opening[seat] | {n for n, c in plays.items() if c}
+        facts.append(SeatFacts(held=tuple(sorted(held[seat] | seen_cards)), seen=tuple(sorted(seen_cards)),
+                               opening=tuple(sorted(opening[seat])), played=dict(sorted(plays.items()))))
+    return facts

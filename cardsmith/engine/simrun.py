@@ -1,0 +1,69 @@
+"""One `simulate` run end to end, without printing: the game (and the version it is
+compared with) played on the same seeds, statistics, dead-rule report, paired comparison,
+exports and charts. The CLI validates the options, deals the decks and prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardsmith.engine.coverage import CoverageReport
+from cardsmith.engine.simulate import Lineup, MatchSummary, coverage, statistics
+from cardsmith.engine.simulate import simulate as run
+from cardsmith.engine.whatif import compare
+
+
+@dataclass
+class Version:
+    """A game to simulate and the deck lineups it deals (None: its setup builds decks)."""
+
+    target: str
+    lineups: list[Lineup] | None
+
+
+@dataclass
+class Simulation:
+    results: list[MatchSummary]
+    stats: dict[str, Any]
+    report: CoverageReport
+    diff: dict[str, Any] | None = None
+    changes: list[str] = field(default_factory=list)
+    charts: list[Path] = field(default_factory=list)
+
+    def as_json(self, orders: int, cap: int) -> dict[str, Any]:
+        whatif = {"whatif": {"changes": self.changes, **self.diff}} if self.diff is not None else {}
+        return {**self.stats, "seat_orders": orders, "max_actions": cap, "coverage": self.report.as_json(),
+                **whatif}
+
+
+def simulate_versions(base: Version, other: Version | None, changes: list[str], games: int, seed: int,
+                      players: int, mode: str | None, jobs: int, cap: int, agents: list[str], rotate: bool,
+                      traces: Path, turn_limit: int, progress: Callable[[str, int], None],
+                      matches_out: Path | None = None, plots: Path | None = None,
+                      explicit_players: int | None = None) -> Simulation:
+    """Play `base` (and `other`, on the same seeds and seat orders) and gather everything
+    the report shows; `progress(target, n)` is told of each finished match."""
+    runs = []
+    for version in [base] + ([other] if other else []):
+        def told(n: int, target: str = version.target) -> None:
+            progress(target, n)
+
+        runs.append(run(version.target, games, seed, explicit_players, mode, jobs, cap, agents, progress=told,
+                        traces=traces, lineups=version.lineups, rotate=rotate))
+    stats = statistics(runs[0], players, turn_limit)
+    done = Simulation(runs[0], stats, coverage(base.target, runs[0]), changes=changes)
+    if other is not None:
+        done.diff = compare(runs[0], runs[1], stats, statistics(runs[1], players, turn_limit), players,
+                            list(range(seed, seed + games)))
+    if matches_out is not None:
+        from cardsmith.engine.simreport import export_matches
+
+        export_matches(runs[0], matches_out)
+    if plots is not None:
+        from cardsmith.engine.plots import write_plots
+
+        done.charts = write_plots(stats, [r.turns for r in runs[0]], plots)
+    return done
