@@ -30,6 +30,8 @@ def look_ahead(match: PlayedMatch, seat: int, actions: list[Action], rng: random
     heuristic = match.game.handlers.get(("heuristic",))
     if heuristic is None or not isinstance(match._pending, ActionWindow):
         return None
+    for action in actions:
+        action.settle()  # described with the real cards' names, before they are swapped
     snapshot = match.snapshot_state()
     real_rng = match.rng
     try:

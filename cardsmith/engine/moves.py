@@ -64,6 +64,13 @@ class Action:
     def seen_as(self, describe: Any) -> str:
         return render(self.parts, describe) if self.parts else self.description
 
+    def settle(self) -> None:
+        """Write the description now: before the cards it names are resampled in place
+        (copies.look_ahead swaps them under the journal), so it never keeps what a
+        guessed world made of them."""
+        if self._description is None:
+            self._description = render(self.parts, log_describe)
+
     def described(self, description: str) -> Action:
         """The same move under another description (a copy's, engine/copies.py)."""
         return Action(self.id, self.player, description, self.payload, self.parts)
