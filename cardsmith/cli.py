@@ -256,7 +256,7 @@ def play(
     log: Annotated[Path | None, typer.Option("--log", help="write the match log here (JSON lines)")] = None,
     max_actions: Annotated[int, typer.Option("--max-actions", help="stop after this many actions")] = 20_000,
     agents_spec: Annotated[str, typer.Option(
-        "--agents", help="agents by seat: random, greedy, search[:N|:MSms] (e.g. search:50,random)")] = "random",
+        "--agents", help="agents by seat: random, variety, greedy, search[:N|:MSms] (search:50,random)")] = "random",
     deck: Annotated[list[Path] | None, typer.Option("--deck", help="a decklist per seat (default: library decks)")]
     = None,
     human: Annotated[int | None, typer.Option("--human", help="seat (1, 2, ...) played by you at the terminal")]
@@ -424,7 +424,7 @@ def simulate(
     rules: Annotated[RulesShown, typer.Option("--rules", help="the dead-rule report: every rule with its "
                                               "counts (all), only those that never happened (never), or none")]
     = RulesShown.all,
-    agents_spec: Annotated[str, typer.Option("--agents", help="agents by seat: random, greedy, search[:N]")]
+    agents_spec: Annotated[str, typer.Option("--agents", help="agents by seat: random, variety, greedy, search[:N]")]
     = "random",
     deck: Annotated[list[Path] | None, typer.Option("--deck", help="a decklist per seat (default: the game's "
                                                     "decks/); more than seats: every pairing")] = None,

@@ -253,6 +253,26 @@ class SeatView:
                              for i, a in enumerate(actions)]
         return self._choices
 
+    @property
+    def kinds(self) -> list[str | None]:
+        """Which rule each move is a way of taking, in a stage's window: the action's name,
+        or `Card: ability` for an activated ability (both public: the actions of the game,
+        and a card of this seat's in play); None for the pass and for every answer to any
+        other decision (a choice inside an effect has one kind of move)."""
+        match, actions = self._open()
+        if not isinstance(getattr(match.pending, "actions", None), list):  # not a window (moves.ActionWindow)
+            return [None] * len(actions)
+        found: list[str | None] = []
+        for action in actions:
+            move = action.payload[0] if isinstance(action.payload, tuple) else None
+            if isinstance(move, str):
+                found.append(move)
+            elif isinstance(move, tuple) and len(move) == 3 and isinstance(move[1], Card):
+                found.append(f"{move[1].name}: {'/'.join(move[2])}")
+            else:
+                found.append(None)
+        return found
+
     def look_ahead(self, rng: random.Random, steps: int = LOOK_AHEAD_STEPS) -> list[Any] | None:
         """The game's heuristic (`heuristic { value: ... }`) for this seat after each move,
         in a world resampled with `rng` (determinize) and with dice rolled by a generator
