@@ -59,6 +59,9 @@ def balance_lines(stats: dict[str, Any], players: int) -> list[str]:
     if stats["decks"]:
         lines.append("Decks (win rate over every seat they were dealt):")
         lines += [f"  {deck}: {_rate(r)}" for deck, r in stats["decks"].items()]
+        lines += [f"  note: {deck} won nearly every match: card impact cannot tell its cards from the deck "
+                  f"(they share one record); compare versions of a card with --set or --compare"
+                  for deck, r in stats["decks"].items() if _sweeps(r)]
     if stats["matchups"]:
         lines.append("Matchups (row deck's win rate against column deck, both seat orders):")
         lines += [f"  {a} vs {b}: {_rate(r)}" for a, row in stats["matchups"].items() for b, r in row.items()]
@@ -160,6 +163,14 @@ def summary_lines(done: Any, target: str, seed: int, games: int, orders: int, ca
     if done.diff is not None:
         lines += comparison_lines(done.diff, done.changes)
     return lines
+
+
+# a deck whose 95% interval lies above this won (nearly) everything: its cards cannot be told apart
+SWEEP = 0.9
+
+
+def _sweeps(rate: dict[str, Any]) -> bool:
+    return bool(rate.get("of", 0) >= 30 and rate.get("low") is not None and rate["low"] >= SWEEP)
 
 
 def warnings(done: Any, traces: Path, plots: Path | None, cap: int, turn_limit_note: str) -> list[str]:
