@@ -11,8 +11,9 @@ Random agents reach most rules. Where they do not, the test uses agents that rea
 further rather than excusing the rule (issue 12: a rule that should fire but does not is
 a bug, one the agents rarely reach is the test's problem):
 
-* `Variety` picks a *kind* of move first (an action or ability, uniformly), then one of
-  its ways: a rare move among hundreds of unit moves (Kingdom Combat) is not drowned out;
+* `variety` (engine/agents.py VarietyAgent, a real agent seeing only its seat's view)
+  picks a *kind* of move first (an action or ability, uniformly), then one of its ways:
+  a rare move among hundreds of unit moves (Kingdom Combat) is not drowned out;
 * `Builder` (Construct & Combat) buys a construct whenever it can, so kingdoms grow
   enough for secret missions to be completed;
 * `Closer` (Two Kingdoms) marches every unit toward the nearest enemy and attacks when it
@@ -50,7 +51,7 @@ from cardsmith.app import decks_for, load
 from cardsmith.compiler.api import check_game, display_path
 from cardsmith.decks.library import load_decklist
 from cardsmith.engine import runtime as rt
-from cardsmith.engine.agents import RandomAgent, ask, play_out
+from cardsmith.engine.agents import RandomAgent, VarietyAgent, ask, play_out
 from cardsmith.engine.coverage import Counts, CoverageReport, Tally, index_for
 from cardsmith.engine.flow import PlayedMatch
 from cardsmith.engine.game import CompiledGame
@@ -65,28 +66,6 @@ def rule_of(action: Action) -> Any:
     """What kind of move a window move is: the action's name, or the card and ability key."""
     move = action.payload[0] if isinstance(action.payload, tuple) else action.payload
     return move if isinstance(move, str) else (move[1].name, move[2][:3])
-
-
-class Variety:
-    """Random play over kinds of move: in a window it passes one time in five (when it
-    may), else picks an action or ability uniformly, then one of its offered ways; every
-    other decision is uniform."""
-
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-
-    def script(self, match: PlayedMatch, actions: list[Action]) -> Action:
-        if not isinstance(match.pending, ActionWindow):
-            return actions[self.rng.randrange(len(actions))]
-        groups: dict[Any, list[Action]] = defaultdict(list)
-        for action in actions:
-            if action.payload != "pass":
-                groups[rule_of(action)].append(action)
-        passes = [a for a in actions if a.payload == "pass"]
-        if not groups or (passes and self.rng.random() < 0.2):
-            return passes[0] if passes else actions[0]
-        kind = self.rng.choice(list(groups))
-        return self.rng.choice(groups[kind])
 
 
 class Builder:
@@ -168,7 +147,7 @@ class Closer:
                                            self.rng.random()))
 
 
-AGENTS: dict[str, Callable[[int], Any]] = {"random": RandomAgent, "variety": Variety, "builder": Builder,
+AGENTS: dict[str, Callable[[int], Any]] = {"random": RandomAgent, "variety": VarietyAgent, "builder": Builder,
                                            "closer": Closer}
 
 # ---------------------------------------------------------------- the library, bounded

@@ -268,7 +268,7 @@ class SeatView:
             if isinstance(move, str):
                 found.append(move)
             elif isinstance(move, tuple) and len(move) == 3 and isinstance(move[1], Card):
-                found.append(f"{move[1].name}: {'/'.join(move[2])}")
+                found.append(f"{move[1].name}: {'/'.join(move[2][:3])}")  # (a keyword's uses are one kind)
             else:
                 found.append(None)
         return found
