@@ -13,10 +13,11 @@ from itertools import combinations
 from pathlib import Path
 
 from cardsmith.decks.library import load_decklist, ready_deck_paths, ready_decks
+from cardsmith.dsl import ir
 from cardsmith.engine.game import CompiledGame
 from cardsmith.engine.game import load as load_compiled
 
-__all__ = ["DecksNotDealt", "deck_lineups", "decks_for", "load"]
+__all__ = ["DecksNotDealt", "deck_lineups", "decks_for", "load", "reload"]
 
 
 class DecksNotDealt(Exception):
@@ -76,12 +77,18 @@ def deck_lineups(game: CompiledGame, players: int, deck_files: list[Path] | None
             for chosen in combinations(range(len(names)), players)]
 
 
-def load(target: str) -> CompiledGame:
+def reload(target: str, checked: ir.Game | None = None) -> CompiledGame:
+    """Like `load`, but from the game's files as they are now (a game being edited);
+    `checked` is the game just checked from them, when the caller has it."""
+    return load(target, fresh=True, checked=checked)
+
+
+def load(target: str, fresh: bool = False, checked: ir.Game | None = None) -> CompiledGame:
     """A game by library name or folder, checked and compiled (cached per process and
     on disk), dealing its own ready decks when a match is given none. Raises
     compiler.api.GameError when it does not check; DeckError or DecksNotDealt when its
     ready decks are illegal or cannot be dealt."""
-    game = load_compiled(target)
+    game = load_compiled(target, fresh, checked)
     if not game.ready_decks:
         game.ready_decks = decks_for(game, len(ready_deck_paths(game.ir)), None) or []
     return game

@@ -455,7 +455,7 @@ def simulate(
 
     from cardsmith.engine.agents import agent_problem
     from cardsmith.engine.setup import default_players
-    from cardsmith.engine.simreport import summary_lines, warnings
+    from cardsmith.engine.simreport import summary_lines, turn_limit_note, warnings
     from cardsmith.engine.simrun import Version, simulate_versions
     from cardsmith.engine.simulate import MAX_ACTIONS, MAX_ACTIONS_LIMIT, seat_orders
     from cardsmith.engine.whatif import OverrideError, apply_overrides
@@ -494,7 +494,7 @@ def simulate(
                                      kinds, not no_rotate, traces, game.ir.game.turn_limit,
                                      lambda version, n: bar.advance(tasks[version], n), matches_out, plots, players)
     stats = done.stats
-    note = _turn_limit_note(stats["turn_limit"]["matches"], stats["matches"], game.ir.game.turn_limit)
+    note = turn_limit_note(stats["turn_limit"]["matches"], stats["matches"], game.ir.game.turn_limit)
     if as_json or output is OutputFormat.json:
         typer.echo(json.dumps(done.as_json(orders, cap), indent=2))
     else:
@@ -506,11 +506,6 @@ def simulate(
         _err(line)
     failed = stats["error_count"] or stats["turn_limit"]["matches"] or stats["unfinished"]
     raise typer.Exit(EXIT_INPUT if failed else EXIT_OK)
-
-
-def _turn_limit_note(stopped: int, matches: int, limit: int) -> str:
-    return (f"{stopped} of {matches} matches stopped at the turn limit of {limit:,} turns: "
-            "raise `turn_limit` in `game` or check that the game can end")
 
 
 def _print_coverage(report: Any, only_dead: bool) -> None:
@@ -635,12 +630,14 @@ def main() -> None:
 
 
 def _mount_subcommands() -> None:
-    """Commands that live with their own packages: `deck ...` and `build`."""
+    """Commands that live with their own packages: `deck ...`, `build` and `studio`."""
     from cardsmith.decks.cli import deck_app
     from cardsmith.printables.cli import build_command
+    from cardsmith.studio.cli import studio_command
 
     app.add_typer(deck_app, name="deck", help="Check, show and build decklists against a game's rules.")
-    app.command("build")(build_command)
+    for name, command in (("build", build_command), ("studio", studio_command)):
+        app.command(name)(command)
 
 
 _mount_subcommands()

@@ -10,7 +10,8 @@ import subprocess
 import sys
 
 HEAVY = ("cardsmith.compiler", "cardsmith.dsl", "cardsmith.engine", "cardsmith.printables.build",
-         "cardsmith.decks.validate", "cardsmith.model", "pydantic", "lark", "reportlab", "typer.rich_utils")
+         "cardsmith.decks.validate", "cardsmith.model", "pydantic", "lark", "reportlab", "typer.rich_utils",
+         "cardsmith.studio.server", "fastapi", "starlette", "uvicorn", "watchfiles")
 
 SCRIPT = """
 import json, sys

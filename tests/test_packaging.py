@@ -37,6 +37,7 @@ def test_wheel_contains_grammars_prelude_and_library(wheel: Path) -> None:
     assert "cardsmith/prelude/core.cards" in names
     for game in GAMES:
         assert f"cardsmith/library/{game}/rules.cards" in names, game
+    assert "cardsmith/studio/templates/base.html" in names and "cardsmith/studio/static/studio.js" in names
 
 
 def test_installed_copy_checks_library_games_by_name(wheel: Path, tmp_path: Path) -> None:

@@ -58,9 +58,9 @@ def test_the_charts_are_written_and_byte_identical_per_seed(tmp_path: Path) -> N
     folder = duel(tmp_path / "duel")
     done = run(str(folder), "-n", "20", "--plots", str(tmp_path / "a"))
     assert done.returncode == 0, done.stderr
-    assert "wrote 3 charts" in done.stderr
+    assert "wrote 4 charts" in done.stderr
     assert run(str(folder), "-n", "20", "--plots", str(tmp_path / "b")).returncode == 0
-    names = ["card_impact.svg", "match_lengths.svg", "seat_win_rates.svg"]
+    names = ["card_impact.svg", "card_play.svg", "match_lengths.svg", "seat_win_rates.svg"]
     assert sorted(p.name for p in (tmp_path / "a").iterdir()) == names
     for name in names:
         a, b = (tmp_path / "a" / name).read_bytes(), (tmp_path / "b" / name).read_bytes()

@@ -95,17 +95,6 @@ def _print_report(report: DeckReport) -> None:
         _err("")
 
 
-def _verdict(report: DeckReport, ctx: GameContext) -> str:
-    from cardsmith.decks.show import main_cards
-    n = len(report.errors)
-    if n:
-        return f"{report.source.path}: {n} error(s): not a legal {ctx.name} deck"
-    size = len(main_cards(report.decklist, ctx))
-    aside = len(report.decklist.physical()) - size
-    extra = f" + {aside} not counted" if aside else ""
-    return f"{report.source.path}: legal {ctx.name} deck ({size} cards{extra})"
-
-
 @deck_app.command("check")
 def check_command(
     decks: Annotated[list[Path], typer.Argument(help="decklist files (.deck)")],
@@ -113,6 +102,8 @@ def check_command(
     output: FormatOption = OutputFormat.text,
 ) -> None:
     """Is this deck legal? Every violation, against its line, with a hint."""
+    from cardsmith.decks.show import verdict
+
     ctx = _context(game)
     failed = False
     found: list[dict[str, object]] = []
@@ -123,7 +114,7 @@ def check_command(
             found.extend(d.to_json() for d in report.diagnostics)
         else:
             _print_report(report)
-            _err(_verdict(report, ctx))
+            _err(verdict(report, ctx))
     if output is OutputFormat.json:
         typer.echo(json.dumps(found, indent=2))
     raise typer.Exit(EXIT_INPUT if failed else EXIT_OK)

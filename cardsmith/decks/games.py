@@ -154,6 +154,12 @@ def game_context(target: str | ir.Game) -> GameContext:
     return _CONTEXTS[target]
 
 
+def context_for(game: ir.Game, sources: dict[str, SourceFile]) -> GameContext:
+    """The deck context of a checked game and its sources, not cached: for a game being
+    edited (the studio), whose every saved version is a new IR."""
+    return _context(game.game.id, game, sources)
+
+
 def _context(target: str, game: ir.Game, sources: dict[str, SourceFile]) -> GameContext:
     if game.deck is None:
         raise GameNotReady(f"{game.game.name} declares no deck rules (no `deck {{ }}` block)")

@@ -90,3 +90,14 @@ def render_summary(data: dict[str, Any]) -> str:
     for ctype, n in data["types"].items():
         lines.append(f"  {ctype:<12} {n:>3}  {100 * n / size:5.1f}%")
     return "\n".join(lines)
+
+
+def verdict(report: DeckReport, ctx: GameContext) -> str:
+    """A checked decklist in one line, as `deck check` ends and the studio shows it."""
+    n = len(report.errors)
+    if n:
+        return f"{report.source.path}: {n} error(s): not a legal {ctx.name} deck"
+    size = len(main_cards(report.decklist, ctx))
+    aside = len(report.decklist.physical()) - size
+    extra = f" + {aside} not counted" if aside else ""
+    return f"{report.source.path}: legal {ctx.name} deck ({size} cards{extra})"

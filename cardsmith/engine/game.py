@@ -275,8 +275,10 @@ def _index_cards(game: ir.Game, key: Callable[[Any], str | None]) -> dict[str, s
 _CACHE: dict[str, CompiledGame] = {}
 
 
-def load(target: str) -> CompiledGame:
-    """Check and compile a game (by path or library name); cached per process and on disk."""
-    if target not in _CACHE:
-        _CACHE[target] = CompiledGame(load_game_ir(target), files_key(resolve(target)))
+def load(target: str, fresh: bool = False, checked: ir.Game | None = None) -> CompiledGame:
+    """Check and compile a game (by path or library name); cached per process and on disk.
+    `fresh`: read its files again (they may have changed since; the studio watches them),
+    or compile `checked`, the game just checked from them."""
+    if fresh or target not in _CACHE:
+        _CACHE[target] = CompiledGame(checked or load_game_ir(target), files_key(resolve(target)))
     return _CACHE[target]

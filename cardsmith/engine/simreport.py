@@ -21,6 +21,11 @@ from cardsmith.util.atomic import write_text_atomic
 CARDS_SHOWN = 30  # rows of the card-impact table in text (JSON has them all)
 
 
+def turn_limit_note(stopped: int, matches: int, limit: int) -> str:
+    return (f"{stopped} of {matches} matches stopped at the turn limit of {limit:,} turns: "
+            "raise `turn_limit` in `game` or check that the game can end")
+
+
 def pct(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}%"
 
