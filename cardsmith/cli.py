@@ -94,22 +94,6 @@ def check(
 
 
 @app.command()
-def export(
-    target: Annotated[str, typer.Argument(help="a game folder or library game name")],
-    output: Annotated[OutputFormat, typer.Option("--format", help="json (the only export format)")]
-    = OutputFormat.json,
-) -> None:
-    """Print the checked IR of a game as JSON (see `cardsmith schema`)."""
-    from cardsmith.compiler.export import export_game
-
-    game = _checked(target)
-    if output is not OutputFormat.json:
-        _err("error: export writes JSON only")
-        raise typer.Exit(EXIT_USAGE)
-    typer.echo(export_game(game).model_dump_json(indent=2))
-
-
-@app.command()
 def schema() -> None:
     """Print the JSON Schema of `cardsmith export`."""
     from cardsmith.compiler.export import export_schema
@@ -269,6 +253,8 @@ def play(
     from cardsmith.engine.agents import make_agent, play_out
     from cardsmith.engine.flow import PlayedMatch
     from cardsmith.engine.setup import default_players
+    from cardsmith.engine.table import TablePlayer, play_at_table
+    from cardsmith.terminal import ask_line, show
     from cardsmith.util.atomic import write_text_atomic
 
     if max_actions < 1:
@@ -286,7 +272,7 @@ def play(
             raise typer.Exit(EXIT_USAGE)
         kinds[human - 1] = "human"
     try:
-        agents = [make_agent(kind, seed * 1000 + i, show=_err, ask=_ask, game=game.ir)
+        agents = [TablePlayer(show, ask_line, game) if kind == "human" else make_agent(kind, seed * 1000 + i)
                   for i, kind in enumerate(kinds)]
     except ValueError as exc:
         _err(f"error: {exc}")
@@ -296,13 +282,15 @@ def play(
         raise typer.Exit(EXIT_USAGE)
     decks = _decks(game, count, deck)
     stops = [human - 1] if human is not None and stop_everywhere else []
-    match = PlayedMatch(game, seed=seed, players=count, mode=mode, decks=decks, stops=stops)
-    try:
-        applied = play_out(match, agents, max_actions=max_actions)
+    played = [PlayedMatch(game, seed=seed, players=count, mode=mode, decks=decks, stops=stops)]
+    try:  # people at the table are told each move, and may take theirs back (engine/table.py)
+        applied = play_out(played[0], agents, max_actions=max_actions) if "human" not in kinds \
+            else play_at_table(played, agents, max_actions)
     except (typer.Abort, KeyboardInterrupt) as stop:  # end of the human's input, or Ctrl-C
         why = "the input ended before the match did" if isinstance(stop, typer.Abort) else "interrupted"
-        _err(f"\nstopped: {why} (after {len(match.moves)} moves; no log is written for an unfinished match)")
+        _err(f"\nstopped: {why} (after {len(played[-1].moves)} moves; no log is written for an unfinished match)")
         raise typer.Exit(EXIT_INPUT) from None
+    match = played[-1]
     result = {**match.result, "actions": applied, "seed": seed}
     if log is not None:
         from cardsmith.engine.replay import log_lines
@@ -312,48 +300,6 @@ def play(
         _err(f"wrote {log} ({len(lines)} events)")
     typer.echo(json.dumps(result, default=str))
     raise typer.Exit(EXIT_INPUT if match.error else EXIT_OK)
-
-
-def _ask(question: str) -> str:
-    """A line from the person playing at the terminal (or a pipe). The question goes to
-    stderr and nothing to stdout, which holds only the result (click's prompt writes a
-    space there); the end of the input stops the match (typer.Abort)."""
-    sys.stderr.write(f"{question}: ")
-    sys.stderr.flush()
-    line = sys.stdin.readline()
-    if not line:
-        raise typer.Abort()
-    return line.strip()
-
-
-@app.command()
-def text(
-    target: Annotated[str, typer.Argument(help="a game folder or library game name")],
-    card: Annotated[str | None, typer.Argument(help="one card's name (default: every card)")] = None,
-    generated: Annotated[bool, typer.Option("--generated", help="always show the text generated from effects")]
-    = False,
-    output: Annotated[OutputFormat, typer.Option("--format", help="text or json")] = OutputFormat.text,
-) -> None:
-    """Print cards' rules text: the designer's, or generated from the card's effects."""
-    from cardsmith.compiler.text import card_text, generated_text
-    from cardsmith.dsl.diagnostics import did_you_mean
-
-    game = _checked(target)
-    cards = game.cards
-    if card is not None:
-        cards = [c for c in game.cards if c.name.lower() == card.lower()]
-        if not cards:
-            _err(f"error: {game.game.name} has no card named '{card}'")
-            hint = did_you_mean(card, [c.name for c in game.cards])
-            _err(f"  = hint: {hint or f'`cardsmith text {target}` lists every card'}")
-            raise typer.Exit(EXIT_USAGE)
-    rows = [{"name": c.name, "text": generated_text(game, c) if generated else card_text(game, c),
-             "generated": generated_text(game, c), "hand_written": c.text is not None} for c in cards]
-    if output is OutputFormat.json:
-        typer.echo(json.dumps(rows, indent=2))
-        return
-    for row in rows:
-        typer.echo(f"{row['name']}: {row['text']}")
 
 
 @app.command()
@@ -630,14 +576,22 @@ def main() -> None:
 
 
 def _mount_subcommands() -> None:
-    """Commands that live with their own packages: `deck ...`, `build` and `studio`."""
+    """Commands that live with their own packages: `deck ...`, `build`, `studio` and `new`."""
     from cardsmith.decks.cli import deck_app
+    from cardsmith.lsp.cli import lsp_command
+    from cardsmith.newgame.cli import new_command
     from cardsmith.printables.cli import build_command
     from cardsmith.studio.cli import studio_command
+    from cardsmith.versions.cli import diff_command
 
     app.add_typer(deck_app, name="deck", help="Check, show and build decklists against a game's rules.")
-    for name, command in (("build", build_command), ("studio", studio_command)):
+    for name, command in (("build", build_command), ("studio", studio_command), ("new", new_command)):
         app.command(name)(command)
+    app.command("diff")(diff_command)
+    from cardsmith.cardtext_cli import export, text
+    app.command("export")(export)
+    app.command("text")(text)
+    app.command("lsp")(lsp_command)
 
 
 _mount_subcommands()

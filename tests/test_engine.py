@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -610,23 +611,33 @@ def test_bad_agents_are_usage_errors_before_any_match() -> None:
 
 
 def test_greedy_and_human_agents() -> None:
+    import io
+
+    from rich.console import Console
+
     from cardsmith.app import load
-    from cardsmith.engine.agents import GreedyAgent, HumanAgent, Labels, RandomAgent, play_out
+    from cardsmith.engine.agents import GreedyAgent, RandomAgent, play_out
     from cardsmith.engine.flow import PlayedMatch
+    from cardsmith.engine.table import TablePlayer
 
     game = load("combat_cards")
     match = PlayedMatch(game, seed=4, players=2)
     play_out(match, [GreedyAgent(1), RandomAgent(2)], max_actions=5000)
     assert match.over and match.error is None
     shown: list[str] = []
+
+    def show(renderable: Any) -> None:
+        out = io.StringIO()
+        Console(file=out, width=120, no_color=True).print(renderable)
+        shown.append(out.getvalue())
     answers = iter(["x", "99", "0"] + ["0"] * 50)
-    human = HumanAgent(shown.append, lambda _q: next(answers), Labels(game.ir))
+    human = TablePlayer(show, lambda _q: next(answers), game)
     match = PlayedMatch(game, seed=4, players=2)
     play_out(match, [human, RandomAgent(2)], max_actions=4)
     assert any("you are player1" in s for s in shown)
     assert any("please answer a number" in s for s in shown)
     board = next(s for s in shown if "you are player1" in s)
-    assert "hand of player2: " in board and "card(s)" in board.split("hand of player2: ")[1].split("\n")[0]
+    assert re.search(r"hand — player2 ─+╮", board) and "Cards of your side — player1 (yours)" in board, board
 
 
 def test_a_rule_that_asks_for_a_choice_with_no_option_ends_the_match_with_an_error(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from cardsmith.compiler import cache
 from cardsmith.compiler.assemble import assemble
 from cardsmith.compiler.check import Checker
 from cardsmith.compiler.deckrules import check_deck_satisfiable
+from cardsmith.compiler.expansions import file_owners
 from cardsmith.compiler.loader import GameFiles, resolve
 from cardsmith.compiler.names import check_names
 from cardsmith.compiler.static_eval import check_static_values
@@ -74,17 +75,20 @@ def _check_sources(named: list[tuple[str, bytes]]) -> CheckResult:
     core = _core_source()
     sources[CORE_PATH] = core
     parsed.append(parse_entries(core, sink))
+    paths = [CORE_PATH]
     for path, data in named:
         source = decode_source(path, data, sink)
         if source is None:
             continue
         sources[path] = source
         parsed.append(parse_entries(source, sink))
+        paths.append(path)
     builder = Builder(sink)
     for entries in parsed:
         builder.collect_signatures(entries)
-    for entries in parsed:
-        builder.expansion = None
+    owners = file_owners(named)
+    for entries, path in zip(parsed, paths, strict=True):
+        builder.expansion = owners.get(path)
         builder.build_file(entries)
     first = next((sources[path] for path, _ in named if path in sources), None)
     where = first.span(0, 0) if first is not None else (

@@ -184,6 +184,26 @@ class Checker(ValueChecker, CardChecker, RuleChecker, PrintableChecker):
                     continue
                 self.sink.warning(d.span, "CS0901", f"{label} '{d.name}' is never used",
                                   "remove it, or use it in a rule or card")
+        self.report_reminder_only()
+
+    def report_reminder_only(self) -> None:
+        """A keyword with reminder text but no behaviour of its own, that no rule reads,
+        changes nothing in a match: its cards promise what the game never does (CS0903).
+        The warning names the cards that print it, where a designer will look. A keyword
+        the designer means as a printed reminder only says so in `coverage` (with why)."""
+        excused = {e.rule for e in self.game.coverage}
+        for kw in self.game.keywords:
+            if (kw.span.file == self.core_file or not kw.reminder or kw.abilities or f"keyword {kw.name}" in excused
+                    or ("keyword-read", kw.name) in self.used or ("keyword", kw.name) not in self.used):
+                continue
+            cards = [c for c in self.game.cards if any(u.name == kw.name for u in c.keywords)]
+            where = ", ".join(f"'{c.name}' ({c.span.file}:{c.span.line})" for c in cards[:4])
+            more = f" and {len(cards) - 4} more" if len(cards) > 4 else ""
+            self.sink.warning(kw.span, "CS0903", f"keyword '{kw.name}' has reminder text but no behaviour, "
+                              f"and no rule reads it; it is printed on {where}{more}",
+                              "give it a rule of its own (`before`, `after`, `static`, `activate` ...), "
+                              f"read it in a rule (has_keyword(c, {kw.name})), or, if it is a printed "
+                              f"reminder only, say why in coverage {{ keyword {kw.name}: \"...\" }}")
 
 
 def _action_by_card(d: ir.ActionDecl) -> bool:

@@ -94,6 +94,8 @@ class ExpressionChecker(CheckerBase, Visitor):
                 self.error(arg.span, "CS0202", f"unknown {declared} '{name}'", did_you_mean(name, pool))
         else:
             self.use(declared, name)
+            if declared == "keyword":
+                self.use("keyword-read", name)
             if declared == "field":  # `sum(all gems, wear)` reads the counter or status as `it.wear` would
                 self.use("counter", name)
                 self.use("status", name)
@@ -283,6 +285,7 @@ class ExpressionChecker(CheckerBase, Visitor):
             return "cardtype"
         if name in sym.keywords:
             self.use("keyword", name)
+            self.use("keyword-read", name)
             return "keyword"
         if name in sym.regions:
             return "region"
@@ -481,6 +484,7 @@ class ExpressionChecker(CheckerBase, Visitor):
             return
         if word in sym.keywords:
             self.use("keyword", word)
+            self.use("keyword-read", word)
             return
         pool = list(QUERY_ADJECTIVES) + list(sym.statuses) + list(sym.enum_values) + list(sym.keywords)
         if allow_nouns:

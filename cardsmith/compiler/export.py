@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cardsmith.compiler.expansions import collector_numbers
 from cardsmith.compiler.text import card_text, render_expr
 from cardsmith.dsl import ir
 from cardsmith.util.version import VERSION as __version__
@@ -53,6 +54,8 @@ class ExportCard(BaseModel):
     flavour: str | None = None
     art: str | None = None
     expansion: str | None = None
+    set_code: str | None = Field(default=None, description="the set code of the card's game or expansion, if declared")
+    collector_number: int | None = Field(default=None, description="the card's number within its set (1, 2, ...)")
     source: str = Field(description="file:line where the card is declared")
 
 
@@ -115,8 +118,10 @@ def export_game(game: ir.Game) -> ExportDocument:
     g = game.game
     types = {t.name: t for t in game.cardtypes}
     cards = []
+    collectors = collector_numbers(game)
     for c in game.cards:
         ctype = types.get(c.type)
+        collector = collectors.get(c.name)
         stats: dict[str, Any] = {}
         props: dict[str, Any] = {}
         if ctype is not None:
@@ -129,7 +134,8 @@ def export_game(game: ir.Game) -> ExportDocument:
         cards.append(ExportCard(
             name=c.name, type=c.type, text=card_text(game, c), copies=c.copies, stats=stats,
             keywords=[keyword_label(k) for k in c.keywords], flavour=c.flavour, art=c.art,
-            expansion=c.expansion, source=f"{c.span.file}:{c.span.line}", **extra))
+            expansion=c.expansion, set_code=collector.set_code if collector else None,
+            collector_number=collector.number if collector else None, source=f"{c.span.file}:{c.span.line}", **extra))
     return ExportDocument(
         cardsmith=__version__,
         game=ExportGame(name=g.name, id=g.id, version=g.version, description=g.description,

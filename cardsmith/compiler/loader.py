@@ -56,6 +56,19 @@ def library_games() -> dict[str, Path]:
     return games
 
 
+def library_expansions() -> dict[str, Path]:
+    """The library's expansion folders by folder name (they have no `game` block), so
+    `cardsmith check kingdom_combat_ashen_host` finds one as it finds a game."""
+    found: dict[str, Path] = {}
+    for root in library_roots():
+        for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+            files = cards_files(folder)
+            if files and any(_EXPANSION_HEAD.search(f.read_bytes()) for f in files) and not any(
+                    _GAME_HEAD.search(f.read_bytes()) for f in files):
+                found.setdefault(folder.name, folder)
+    return found
+
+
 def is_library_game(name: str) -> bool:
     """Is `name` the id of a game in the library (not a path)? A match log names its
     game by id; a path written in a log is not followed."""
@@ -75,7 +88,10 @@ def resolve(target: str) -> GameFiles:
     games = library_games()
     if target in games:
         return _with_base(games[target])
-    hint = did_you_mean(target, games) or (
+    expansions = library_expansions()
+    if target in expansions:
+        return _with_base(expansions[target])
+    hint = did_you_mean(target, {**games, **expansions}) or (
         "library games: " + ", ".join(sorted(games)) if games else None)
     raise LoadError(f"'{target}' is neither a file, a folder, nor a game in the library", hint)
 

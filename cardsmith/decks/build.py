@@ -23,6 +23,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from cardsmith.compiler.expansions import expansion_cards
 from cardsmith.compiler.loader import LoadError, resolve
 from cardsmith.compiler.static_eval import DeckValue, NotStatic, as_bounds
 from cardsmith.decks.decklist import normalize_name
@@ -104,16 +105,20 @@ def parse_pick(text: str) -> Pick:
     return field_name.strip(), value.strip()
 
 
-def build_deck(ctx: GameContext, picks: list[Pick], seed: int = 1) -> tuple[str, DeckReport]:
+def build_deck(ctx: GameContext, picks: list[Pick], seed: int = 1,
+               with_base: bool = True) -> tuple[str, DeckReport]:
     """A legal decklist (its text and its check report) built around the picked cards.
 
     Each pick chooses one card of the head section; a game without one keeps only the
-    main cards the picks match."""
+    main cards the picks match. Without `with_base`, a game checked with an expansion
+    builds a deck that features the expansion's cards: each one the deck may hold goes
+    in at its copy limit first (up to half the deck), the base game's cards fill the rest."""
     advice = game_advice(ctx)
     rng = random.Random(seed)
     last: DeckReport | None = None
     for _ in range(ATTEMPTS):
-        text = _Builder(ctx, picks, advice, rng).decklist_text()
+        featured = set() if with_base else {c.name for c in expansion_cards(ctx.game)}
+        text = _Builder(ctx, picks, advice, rng, featured).decklist_text()
         report = check_decklist(f"new-{ctx.game_id}.deck", text, ctx)
         if report.ok:
             return _add_chosen_sections(ctx, text, report, rng)
@@ -149,8 +154,10 @@ def _add_chosen_sections(ctx: GameContext, text: str, report: DeckReport,
 
 
 class _Builder:
-    def __init__(self, ctx: GameContext, picks: list[Pick], advice: Advice, rng: random.Random) -> None:
+    def __init__(self, ctx: GameContext, picks: list[Pick], advice: Advice, rng: random.Random,
+                 featured: set[str] | None = None) -> None:
         self.ctx = ctx
+        self.featured = featured or set()
         self.rules = ctx.rules
         self.picks = picks
         self.advice = advice
@@ -235,11 +242,14 @@ class _Builder:
         by_type: dict[str, list[tuple[ir.CardDecl, int]]] = {}
         for card, limit in pool.values():
             by_type.setdefault(card.type, []).append((card, limit))
+        for card, limit in pool.values():  # an expansion's own cards first
+            if card.name in self.featured:
+                picked[card.name] = max(0, min(limit, target // 2 - sum(picked.values())))
         for ctype, (low, high) in self.advice.shares.items():
             if ctype not in by_type:
                 continue
             want = self.rng.randint(math.ceil(low * target), max(math.ceil(low * target), math.floor(high * target)))
-            self.pick(by_type[ctype], want, picked)
+            self.pick(by_type[ctype], want - sum(picked.get(c.name, 0) for c, _ in by_type[ctype]), picked)
         rest = [entry for ctype, entries in by_type.items() if ctype not in self.advice.shares for entry in entries]
         self.pick(rest, target - sum(picked.values()), picked)
         self.pick(list(pool.values()), target - sum(picked.values()), picked)

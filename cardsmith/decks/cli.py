@@ -145,6 +145,8 @@ def new_command(
         "--with", help="FIELD=VALUE: a first-section card whose field has that value (repeat for more)")] = None,
     seed: Annotated[int, typer.Option("--seed", help="random seed (same seed, same deck)")] = 1,
     out: Annotated[Path | None, typer.Option("--output", "-o", help="write the decklist to this file")] = None,
+    with_base: Annotated[bool, typer.Option(
+        "--with-base", help="an expansion: draw on the base game's cards alone, not its own first")] = False,
 ) -> None:
     """Build a legal deck following the game's advice (a third to a half units, ...).
 
@@ -156,7 +158,7 @@ def new_command(
     ctx = _context(game)
     try:
         picks = [("name", name) for name in head or []] + [parse_pick(p) for p in with_ or []]
-        text, report = build_deck(ctx, picks, seed)
+        text, report = build_deck(ctx, picks, seed, with_base)
     except BuildError as exc:
         raise _usage(exc.message, exc.hint) from None
     if out is None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from cardsmith.compiler.api import CheckResult, check_game
 from cardsmith.compiler.deckrules import head_section, main_size
+from cardsmith.compiler.expansions import collector_numbers
 from cardsmith.compiler.loader import library_games
 from cardsmith.compiler.static_eval import DeckValue, StaticEnv
 from cardsmith.decks.decklist import normalize_name
@@ -166,6 +167,10 @@ def _context(target: str, game: ir.Game, sources: dict[str, SourceFile]) -> Game
     ctx = GameContext(target, game, game.deck, sources, StaticEnv(game))
     for card in game.cards:
         ctx.cards.setdefault(normalize_name(card.name), card)
+    by_name = {card.name: card for card in game.cards}
+    for name, collector in collector_numbers(game).items():  # `2 ASH 12` (or `ASH 12/40`) names a card too
+        for key in (f"{collector.set_code} {collector.number}", collector.label()):
+            ctx.cards.setdefault(normalize_name(key), by_name[name])
     for s in game.deck.sections:
         ctx.sections.setdefault(normalize_name(s.name), s)
     read = {n.name for rule in (game.deck.allow, game.deck.excluded, game.deck.copies) if rule is not None

@@ -65,10 +65,17 @@ def game_folder(game: ir.Game) -> Path:
 def ready_deck_paths(game: ir.Game) -> list[Path]:
     """The ready decks of a game, wherever it lives: `decks/*.deck` in its own folder,
     sorted by name. A game is found by its folder, not its id: a copy of a library game
-    that kept the library's id has its own decks (or none), never the library's."""
+    that kept the library's id has its own decks (or none), never the library's. A game
+    checked with expansions also has each expansion's `decks/` (beside its block)."""
     if not Path(game.game.span.file).is_file():  # checked from memory, not from a folder
         return library_deck_paths(game.game.id)
-    decks = game_folder(game) / "decks"
+    paths = _deck_files(game_folder(game) / "decks")
+    for expansion in game.expansions:  # an expansion's decks use its cards: dealt with the base game's
+        paths += [p for p in _deck_files(Path(expansion.span.file).resolve().parent / "decks") if p not in paths]
+    return paths
+
+
+def _deck_files(decks: Path) -> list[Path]:
     if not decks.is_dir():
         return []
     return sorted(p for p in decks.glob(f"*{DECK_SUFFIX}") if p.is_file())

@@ -8,6 +8,7 @@ and the cards (`build_cards`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +20,8 @@ from cardsmith.dsl.diagnostics import did_you_mean
 from cardsmith.dsl.exprparse import ExprSyntaxError, number_too_large
 from cardsmith.dsl.structure import Entry
 from cardsmith.util.fastmodel import construct
+
+SET_CODE = re.compile(r"[A-Z0-9]{1,6}")
 
 
 class GameDecls(BuilderBase):
@@ -59,6 +62,7 @@ class GameDecls(BuilderBase):
             "id": set_word("id"), "players": players, "card_size": card_size,
             "version": set_text("version"), "description": set_text("description"),
             "first_player": set_word("first_player"), "turn_limit": lambda e: self._turn_limit(e, fields),
+            "set_code": lambda e: self._set_code(e, fields),
         })
         self.parts.games.append(ir.GameDecl(span=entry.span(), **fields))
 
@@ -75,6 +79,16 @@ class GameDecls(BuilderBase):
                    f"turn_limit must be a whole number from 1 to {ir.MAX_TURN_LIMIT:,}, not {written}",
                    f"a match stops without a winner after this many turns (default {ir.DEFAULT_TURN_LIMIT:,}); "
                    "write turn_limit: 500")
+
+    def _set_code(self, e: Entry, fields: dict[str, Any]) -> None:
+        """`set_code: "ASH"`: the short code printed before each card's collector number
+        (`ASH 12/40`) and accepted by decklists — 1 to 6 capital letters or digits."""
+        value = self.text(e)
+        if value is not None and SET_CODE.fullmatch(value):
+            fields["set_code"] = value
+            return
+        self.error(e.items_span(), "CS0301", f"a set code is 1 to 6 capital letters or digits, not {e.items_text()}",
+                   'write set_code: "ASH"')
 
     def top_expansion(self, entry: Entry) -> None:
         name = self._string_item(entry)
@@ -93,7 +107,8 @@ class GameDecls(BuilderBase):
             if value:
                 fields["version"] = value
 
-        self._walk(entry, "expansion", {"base": base, "version": version})
+        self._walk(entry, "expansion", {"base": base, "version": version,
+                                        "set_code": lambda e: self._set_code(e, fields)})
         if not fields["base"]:
             self.error(entry.span(), "CS0204", "an expansion must name its base game",
                        "add base: game_id")

@@ -391,6 +391,8 @@ class GameDecl(Node):
     # the most turns (or rounds) a played match may last before it stops without a winner:
     # a guard against rules that never end, which `cardsmith simulate` reports when hit
     turn_limit: int = DEFAULT_TURN_LIMIT
+    # the set code its cards print with their collector numbers (`KC 12/40`); "" for none
+    set_code: str = ""
 
 
 class ExpansionDecl(Node):
@@ -398,6 +400,7 @@ class ExpansionDecl(Node):
     name: str
     base: str
     version: str = "0.1"
+    set_code: str = ""
 
 
 class ParamDecl(Node):

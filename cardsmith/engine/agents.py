@@ -19,7 +19,7 @@ from cardsmith.engine.flow import PlayedMatch
 from cardsmith.engine.moves import Action
 from cardsmith.engine.seatview import SeatView, seat_view
 
-__all__ = ["Agent", "DecisionCounts", "GreedyAgent", "HumanAgent", "RandomAgent", "VarietyAgent", "agent_problem",
+__all__ = ["Agent", "DecisionCounts", "GreedyAgent", "RandomAgent", "VarietyAgent", "agent_problem",
            "ask", "decision_counts", "make_agent", "no_real_choice", "play_out"]
 
 
@@ -154,46 +154,6 @@ class GreedyAgent(DecisionCounts):
         return self.rng.choice([i for i, score in enumerate(scores) if score == best])
 
 
-class HumanAgent:
-    """A person at the terminal: shown the board as their seat may see it, picks a number."""
-
-    name = "human"
-
-    def __init__(self, show: Callable[[str], None], ask: Callable[[str], str], labels: Labels) -> None:
-        self.show = show
-        self.ask = ask
-        self.labels = labels
-
-    def choose(self, seat_view: SeatView) -> int:
-        view = seat_view.observation
-        shown = self.labels
-        lines = [f"-- turn {view['turn']}, {view['current']} to play; you are {view['you']} --"]
-        if view["mode"] is not None:
-            lines.append(f"  mode: {shown.mode(view['mode'])}")
-        for p in view["players"]:
-            lines.append(f"  {p['name']}: {shown.counters(p['counters'])}")
-        if view["shared"]:
-            lines.append(f"  shared: {shown.counters(view['shared'])}")
-        for z in view["zones"]:
-            names = ", ".join(shown.card(c) for c in z["cards"]) if z["cards"] else f"{z['size']} card(s)"
-            lines.append(f"  {shown.zone(z['zone'])}{' of ' + z['owner'] if z['owner'] else ''}: {names}")
-        for waiting in view["waiting"]:
-            lines.append(f"  waiting on the stack: {waiting['effect']} ({waiting['player']})")
-        if view["simultaneous"]:
-            lines.append("  everyone picks at once: the others' picks stay hidden until all have picked")
-        elif view["current"] != view["you"] and seat_view.pass_index is not None:
-            lines.append(f"  it is {view['current']}'s turn: you may respond")
-        for choice in seat_view.choices:
-            lines.append(f"  [{choice.index}] {choice.description}")
-        self.show("\n".join(lines))
-        count = seat_view.size
-        while True:
-            answer = self.ask("your choice")
-            if answer.isdigit() and int(answer) < count:
-                return int(answer)
-            self.show(f"please answer a number from 0 to {count - 1}")
-
-
 class Labels:
     """The names a person at the table sees: a mode, counter, status or zone by its
     `label:` when the game gives one (rules keep naming them by identifier)."""
@@ -270,13 +230,13 @@ def agent_problem(kind: str, human: bool = False) -> str | None:
     return f"unknown agent {kind!r} (agents: {AGENT_KINDS}{', human' if human else ''})"
 
 
-def make_agent(kind: str, seed: int, show: Callable[[str], None] | None = None,
-               ask: Callable[[str], str] | None = None, game: Any = None) -> Any:
-    """`random`, `greedy`, `human`, or `search` / `search:ITERATIONS` / `search:200ms`, each
-    search optionally `:depth=N` (decisions a rollout plays before the heuristic judges).
-    A bare `search` thinks for its default time (engine/search.py), so it is not
-    reproducible move for move; `search:ITERATIONS` is."""
-    problem = agent_problem(kind, human=show is not None and ask is not None)
+def make_agent(kind: str, seed: int) -> Any:
+    """`random`, `variety`, `greedy`, or `search` / `search:ITERATIONS` / `search:200ms`,
+    each search optionally `:depth=N` (decisions a rollout plays before the heuristic
+    judges). A bare `search` thinks for its default time (engine/search.py), so it is not
+    reproducible move for move; `search:ITERATIONS` is. (A person at the terminal is an
+    engine/table.TablePlayer, made by the CLI.)"""
+    problem = agent_problem(kind)
     if problem is not None:
         raise ValueError(problem)
     if kind == "random":
@@ -285,10 +245,6 @@ def make_agent(kind: str, seed: int, show: Callable[[str], None] | None = None,
         return VarietyAgent(seed)
     if kind == "greedy":
         return GreedyAgent(seed)
-    if kind == "human" and show is not None and ask is not None:
-        if game is None:
-            raise ValueError("a person at the table needs the game, for its labels")
-        return HumanAgent(show, ask, Labels(game))
     from cardsmith.engine.search import DEFAULT_DEPTH, SearchAgent
 
     budget, depth = _search_parts(kind)

@@ -66,6 +66,7 @@ class PlayedMatch(MoveFinder):
         self.sealed_moves: dict[int, int] = {}
         self.open_seal: int | None = None
         self.seal_log_start = 0
+        self.seal_counters: dict[tuple[int, str], Any] = {}
         self._seals = 0
         self.cards_played: list[tuple[int, str]] = []
         self.offers_cut: Counter[str] = Counter()  # windows where a move's combinations passed the cap
@@ -187,6 +188,25 @@ class PlayedMatch(MoveFinder):
                      if isinstance(entry.get("card"), str)}  # (by id: a sampled world renames cards)
         return {c.id for c in self.all_cards() if str(c.id) in mentioned and c.controller is not viewer}
 
+    def sealed_counters(self, viewer: Player) -> dict[tuple[int, str], Any]:
+        """Counters another player's pick in the open simultaneous decision changed — any
+        player's, or the table's (-1) — each with its value when the decision opened: the
+        viewer sees that value until all picks are revealed (a counter a pick changed
+        would tell the pick: a sealed bid that moved coins)."""
+        if self.open_seal is None:
+            return {}
+        seats = {p.name: p.index for p in self.players}
+        found: dict[tuple[int, str], Any] = {}
+        actor: str | None = None
+        for entry in self.log[self.seal_log_start:]:
+            kind = entry.get("event")
+            if kind == "action":
+                actor = entry.get("player")
+            elif kind == "counter" and "card" not in entry and actor is not None and actor != viewer.name:
+                key = (seats.get(entry.get("player"), -1), entry["counter"])  # type: ignore[arg-type]
+                found.setdefault(key, self.seal_counters.get(key, 0))
+        return found
+
     def state_summary(self) -> dict[str, Any]:
         """Everything on the table, unhidden (for snapshots and verification)."""
         return {"turn": self.turn_number, "round": self.round_number, "current": self.describe(self.current),
@@ -261,6 +281,9 @@ class PlayedMatch(MoveFinder):
         self._seals += 1
         self.open_seal = self._seals
         self.seal_log_start = len(self.log)
+        # the counters as the decision opened: what the others see until the picks are revealed
+        self.seal_counters = {(-1, name): value for name, value in self.shared.items()}
+        self.seal_counters.update({(p.index, name): value for p in self.players for name, value in p.counters.items()})
 
     def _close_seal(self) -> None:
         if self.open_seal is not None:

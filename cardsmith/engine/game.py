@@ -8,6 +8,7 @@ who listens to which event). Matches share one CompiledGame; `load` keeps one pe
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -272,13 +273,17 @@ def _index_cards(game: ir.Game, key: Callable[[Any], str | None]) -> dict[str, s
     return index
 
 
-_CACHE: dict[str, CompiledGame] = {}
+_CACHE: dict[tuple[str, str, str], CompiledGame] = {}
 
 
 def load(target: str, fresh: bool = False, checked: ir.Game | None = None) -> CompiledGame:
     """Check and compile a game (by path or library name); cached per process and on disk.
-    `fresh`: read its files again (they may have changed since; the studio watches them),
-    or compile `checked`, the game just checked from them."""
-    if fresh or target not in _CACHE:
-        _CACHE[target] = CompiledGame(checked or load_game_ir(target), files_key(resolve(target)))
-    return _CACHE[target]
+    The process's cache is keyed by the name given, where it was given (a relative name's
+    spans, and so its ready decks, are read from the working folder) and the files'
+    contents: `play mygame` from two folders, or after an edit, never gets the other game.
+    `fresh`: compile again even so, from `checked` (the game just checked) when given."""
+    key = files_key(resolve(target))
+    where = (os.getcwd(), target, key)
+    if fresh or where not in _CACHE:
+        _CACHE[where] = CompiledGame(checked or load_game_ir(target), key)
+    return _CACHE[where]

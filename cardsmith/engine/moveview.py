@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from cardsmith.engine.movewords import words_of
 from cardsmith.model.state import Card
 
 if TYPE_CHECKING:
@@ -46,7 +47,8 @@ def cards_used(match: PlayedMatch, seat: int, action: Action) -> list[int]:
 
 
 def seen_by(match: PlayedMatch, viewer: int, action: Action) -> str | None:
-    """`action` (about to be applied) as `viewer` may read it, in its own names; None when
+    """`action` (about to be applied) as `viewer` may read it, in the game's words and its
+    own names (engine/movewords.py); None when
     the viewer may not know which move it was: another seat's pick while a simultaneous
     decision is open, or an ability of a card the viewer cannot see (its name heads the
     description)."""
@@ -58,4 +60,4 @@ def seen_by(match: PlayedMatch, viewer: int, action: Action) -> str | None:
         move = action.payload[0] if isinstance(action.payload, tuple) and action.payload else None
         if isinstance(move, tuple) and len(move) > 1 and isinstance(move[1], Card) and not names.sees(move[1]):
             return None
-    return action.seen_as(names.describe)
+    return words_of(match, viewer, [action])[0]

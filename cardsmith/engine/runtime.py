@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardsmith.model import values
 from cardsmith.model.errors import ExpectationFailed as ExpectationFailed
-from cardsmith.model.state import Card, EnumValue, Modifier, Player, Zone
+from cardsmith.model.state import Card, EnumValue, Modifier, Player, Zone, in_words
 from cardsmith.model.values import Dice as Dice
 from cardsmith.model.values import Range as Range
 from cardsmith.model.values import RulesError as RulesError
@@ -470,7 +470,7 @@ def change_field(m: Match, obj: Any, field: str, op: str, value: Any, period: st
         m.set_counter(obj, field, _combine(m, obj.counters.get(field, 0), op, value))
         return
     if not isinstance(obj, Card):
-        raise RulesError(f"cannot change {field!r} of {obj!r}")
+        raise RulesError(f"cannot change {field!r} of {in_words(obj)}")
     card = obj
     if field in card.counters:
         m.set_card_counter(card, field, _combine(m, card.counters[field], op, value))
@@ -504,7 +504,7 @@ def change_index(m: Match, obj: Any, key: Any, op: str, value: Any) -> None:
         obj[i] = _combine(m, old, op, value)
         m.undoable(lambda: obj.__setitem__(i, old))
         return
-    raise RulesError(f"cannot change an element of {obj!r}")
+    raise RulesError(f"cannot change an element of {in_words(obj)}")
 
 
 def _combine(m: Match, current: Any, op: str, value: Any) -> Any:

@@ -45,6 +45,7 @@ from cardsmith.model.state import Card, Player, named
 if TYPE_CHECKING:
     from cardsmith.engine.flow import PlayedMatch
     from cardsmith.engine.moves import Action
+    from cardsmith.engine.movewords import Decision
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +121,8 @@ class SeatNames:
 def observe(match: PlayedMatch, seat: int) -> dict[str, Any]:
     """The position as `seat` (0-based) may see it: hidden zones and the others' hands show
     only how many cards they hold; a card out of view shows as hidden, with no name or
-    number; while a simultaneous decision is open, what the others' picks changed is hidden.
+    number; while a simultaneous decision is open, what the others' picks changed is hidden
+    (the cards they moved or changed, and the counters, shown as the decision opened).
     `revealed`: the cards shown to this seat (`reveal`) since its last move, by name and
     where they were — knowledge the table no longer shows once they are hidden again."""
     names = match.seat_names(seat)
@@ -150,17 +152,38 @@ def observe(match: PlayedMatch, seat: int) -> dict[str, Any]:
         if source is not None and not names.sees(source):
             label = "an ability of a card out of view"
         waiting.append({"effect": label, "player": match.describe(match.stack_owners.get(id(program)))})
+    sealed = match.sealed_counters(viewer)  # (as they were before the others' hidden picks)
+
+    def counters(index: int, table: dict[str, Any]) -> dict[str, Any]:
+        return {k: rt._plain(sealed.get((index, k), v)) for k, v in table.items()}
+
     return {"you": viewer.name, "current": match.describe(match.current), "turn": match.turn_number,
             "mode": match.mode, "stage": match.stage_name,
             "simultaneous": match.deciding_together,
-            "players": [{"name": p.name, "counters": {k: rt._plain(v) for k, v in p.counters.items()},
+            "players": [{"name": p.name, "counters": counters(p.index, p.counters),
                          "eliminated": p.eliminated} for p in match.players],
-            "shared": {k: rt._plain(v) for k, v in match.shared.items()}, "zones": zones,
+            "shared": counters(-1, match.shared), "zones": zones,
             "waiting": waiting,
             "revealed": [{"card": name, "from": where} for name, where, to in
                          match.reveals[match.reveal_marks.get(seat, 0):] if to is None or to is viewer],
             "legal_actions": [a.seen_as(names.describe) for a in match.legal_actions() if a.player == seat],
             "result": match.result if match.over else None}
+
+
+def _unseal_counters(match: PlayedMatch, viewer: Player) -> None:
+    """Counters the others' hidden picks changed go back to their values when the decision
+    opened (journaled), as the seat knows them: a look-ahead never reads another's pick."""
+    for (index, name), value in match.sealed_counters(viewer).items():
+        table = match.shared if index < 0 else match.players[index].counters
+        had, old = name in table, table.get(name)
+        table[name] = value
+
+        def undo(table: dict[str, Any] = table, name: str = name, had: bool = had, old: Any = old) -> None:
+            if had:
+                table[name] = old
+            else:
+                table.pop(name, None)
+        match.undoable(undo)
 
 
 def determinize(match: PlayedMatch, seat: int, rng: random.Random) -> None:
@@ -170,9 +193,11 @@ def determinize(match: PlayedMatch, seat: int, rng: random.Random) -> None:
     no one, form one pool, wherever they are: the draw pile and the others' hands) and
     their identities — name, type, printed values, compiled card — are dealt among the
     same places at random. Places keep what the seat could observe of them: position,
-    counters, face, controller. So the seat's own deck order is guessed too, and a pending
+    counters, face, controller. Counters another seat's hidden pick changed go back to
+    what they were when the simultaneous decision opened. So the seat's own deck order is guessed too, and a pending
     choice that points at a hidden card points at the guessed card."""
     viewer = match.players[seat]
+    _unseal_counters(match, viewer)
     sealed = match.sealed_cards(viewer)
     pools: dict[int, list[Card]] = {}
     for zone in match.zones.values():
@@ -252,6 +277,15 @@ class SeatView:
             self._choices = [Choice(i, a.seen_as(names.describe), a.payload == "pass")
                              for i, a in enumerate(actions)]
         return self._choices
+
+    def decision(self) -> Decision | None:
+        """What the seat decides, and its moves, in the game's words (engine/movewords.py):
+        for a person, never for the engine's own use."""
+        from cardsmith.engine.movewords import decision_for
+
+        match, _actions = self._open()
+        match.seat_names(self.seat).look()
+        return decision_for(match, self.seat)
 
     @property
     def kinds(self) -> list[str | None]:

@@ -123,3 +123,12 @@ def named(value: Any, card_name: Callable[[Card], str]) -> Any:
     if isinstance(value, EnumValue):
         return value.name
     return value
+
+
+def in_words(value: Any) -> str:
+    """A value in a rules error as the language writes it (`none`, `true`), not Python."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if isinstance(value, str) else str(value)

@@ -81,12 +81,18 @@ def build_command(
     bleed: Annotated[str, typer.Option("--bleed", help="print-shop bleed: 3mm or 1/8in")] = "3mm",
     png: Annotated[bool, typer.Option("--png", help="also one PNG per card face at 300 dpi")] = False,
     tts: Annotated[bool, typer.Option("--tts", help="also Tabletop Simulator deck sheets and JSON")] = False,
+    with_base: Annotated[bool, typer.Option(
+        "--with-base", help="an expansion: also print its base game's cards and sheets")] = False,
+    changed_since: Annotated[str | None, typer.Option("--changed-since", help="errata: only the cards changed "
+                                                      "or new since OLD (a folder, or a git revision: HEAD~1)")] = None,
+    warnings_to: Annotated[Path | None, typer.Option(
+        "--warnings-to", help="write layout warnings to this file; print one line that counts them")] = None,
 ) -> None:
     """Build print-and-play PDFs: cards (duplex backs, crop marks), unit and action sheets."""
     from cardsmith.compiler.api import check_game
     from cardsmith.compiler.loader import LoadError
     from cardsmith.dsl.diagnostics import render
-    from cardsmith.printables.build import build
+    from cardsmith.printables.expansion import build_printables, printed_game
     from cardsmith.printables.imposition import Options
     try:
         offset = parse_offset(back_offset)
@@ -110,6 +116,9 @@ def build_command(
             _err(render(d, checked.sources, color=color))
         _err(f"{game}: {len(checked.errors)} error(s); nothing built")
         raise typer.Exit(EXIT_INPUT)
+    if changed_since is not None:  # an errata sheet (exits 0, building nothing, when no card changed)
+        from cardsmith.versions.cli import errata_game
+        checked.game = errata_game(checked.game, game, changed_since)
     opts = Options(paper=paper.value, mode=mode.value, duplex=duplex.value, back_offset=offset, bleed_mm=bleed_mm)
     shown: dict[str, int] = {}
 
@@ -119,8 +128,8 @@ def build_command(
             shown[name] = step
             _err(f"{name}: {done}/{total} pages")
 
-    result = build(checked.game, out, opts, progress)
-    _report(result, checked.sources, color)
+    result = build_printables(checked.game, out, opts, progress, with_base)
+    _report(result, checked.sources, color, warnings_to)
     if not result.ok:
         raise typer.Exit(EXIT_INPUT)
     if png or tts:
@@ -128,10 +137,10 @@ def build_command(
 
         try:
             if png:
-                written = write_pngs(checked.game, out, opts)
+                written = write_pngs(printed_game(checked.game, with_base), out, opts)
                 _err(f"wrote {written.path} ({written.pages} PNG images)")
             if tts:
-                for item in write_tts(checked.game, out, opts):
+                for item in write_tts(printed_game(checked.game, with_base), out, opts):
                     unit = "card sheet" if item.kind == "sheet" else "decks"
                     _err(f"wrote {item.path} ({item.pages} {unit})")
         except RuntimeError as exc:
@@ -140,18 +149,37 @@ def build_command(
     raise typer.Exit(EXIT_OK)
 
 
-def _report(result: BuildResult, sources: dict[str, SourceFile], color: bool) -> None:
+def _report(result: BuildResult, sources: dict[str, SourceFile], color: bool, warnings_to: Path | None) -> None:
+    """Errors always reach the terminal. Warnings too, unless `--warnings-to` asks for them
+    in a file: a first run then reads one line that counts them, not pages of snippets."""
     from cardsmith.dsl.diagnostics import Severity, render
-    for d in result.diagnostics:
+    errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
+    warnings = [d for d in result.diagnostics if d.severity is not Severity.ERROR]
+    shown = errors if warnings_to is not None else result.diagnostics
+    for d in shown:
         _err(render(d, sources, color=color))
-    errors = sum(1 for d in result.diagnostics if d.severity is Severity.ERROR)
-    warnings = len(result.diagnostics) - errors
     for o in result.outputs:
         _err(f"wrote {o.path} ({o.pages} page{'s' if o.pages != 1 else ''})")
+    if warnings_to is not None:
+        _write_warnings(warnings_to, [render(d, sources, color=False) for d in warnings])
     if errors:
-        _err(f"{errors} error(s), {warnings} warning(s); nothing written")
+        _err(f"{len(errors)} error(s), {len(warnings)} warning(s); nothing written")
+    elif warnings and warnings_to is not None:
+        _err(f"{len(warnings)} layout warning(s) written to {warnings_to}")
     elif warnings:
-        _err(f"{warnings} warning(s)")
+        _err(f"{len(warnings)} warning(s)")
+
+
+def _write_warnings(path: Path, rendered: list[str]) -> None:
+    """The whole file at once (an empty one when there are none, so no stale warnings of
+    an earlier build stay behind); a path that cannot be written is bad usage."""
+    from cardsmith.util.atomic import write_atomic
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, "".join(f"{text}\n" for text in rendered).encode("utf-8"))
+    except OSError as exc:
+        _err(f"error: cannot write {path}: {exc.strerror or exc}")
+        raise typer.Exit(EXIT_USAGE) from None
 
 
 build_app = typer.Typer(add_completion=False, rich_markup_mode=None, help="Build print-and-play PDFs.")

@@ -13,6 +13,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
+from cardsmith.compiler.expansions import collector_numbers
 from cardsmith.compiler.static_eval import EnumVal, NotStatic, StaticEnv
 from cardsmith.compiler.text import card_text, keyword_reminder, render_expr
 from cardsmith.dsl import ir
@@ -116,6 +117,8 @@ class CardEvaluator(Visitor):
         self.env = StaticEnv(game)
         self.keywords = {k.name: k for k in game.keywords}
         self._rules: dict[str, str] = {}
+        # `ASH 12/40` for the cards of a set that declares a code (default layouts print it)
+        self.collectors = {name: c.label() for name, c in collector_numbers(game).items()}
 
     # -- card fields ------------------------------------------------------------------
     def field_expr(self, card: ir.CardDecl, name: str) -> ir.Expr | None:
@@ -163,6 +166,8 @@ class CardEvaluator(Visitor):
             return self.rules_text(card)
         if name == "flavour":
             return card.flavour
+        if name == "collector":
+            return self.collectors.get(card.name, "")
         if name == "art":
             return card.art
         if name == "keywords":

@@ -173,5 +173,7 @@ def default_layout(game: ir.Game, ctype: ir.CardTypeDecl, w: float, h: float) ->
         template = "   ".join(f"{f.name.replace('_', ' ').title()} {{{f.name}}}" for f in stats)
         add("stats", m, h - m - stat_h, w - 2 * m, stat_h, 8, text=ir.Text(span=span, value=template), font="bold",
             align="center", shape="badge")
+    if game.game.set_code or any(e.set_code for e in game.expansions):  # `ASH 12/40`, in the bottom margin
+        add("collector", m, h - m + 0.2, w - 2 * m, m - 0.6, 5, text=_card_attr("collector", span), align="right")
     return Layout(f"default:{ctype.name}", w, h, regions, ir.Text(span=span, value="#FAF7F0"),
                   colour or ir.Text(span=span, value="#3A3A3A"), span, [], default=True)

@@ -269,14 +269,34 @@ def rules_reference(game: ir.Game) -> tuple[str, list[RefRow]]:
     own = [kw for kw in game.keywords if not kw.span.file.startswith("<core>")]
     if own:
         rows.append(RefRow("Keywords", "", "Every keyword of the game with its reminder text."))
-    for kw in own:
+    rows += keyword_rows(own)
+    return f"{game.game.name} — rules reference", rows
+
+
+def keyword_rows(keywords: list[ir.KeywordDecl]) -> list[RefRow]:
+    """One row per keyword: its name with parameters, and its reminder text."""
+    rows = []
+    for kw in keywords:
         params = " ".join(p.name for p in kw.params)
         label = kw.name.replace("_", " ") + (f" {params}" if params else "")
         reminder = kw.reminder
         for p in kw.params:
             reminder = reminder.replace("{" + p.name + "}", p.name)
         rows.append(RefRow(label, "", reminder))
-    return f"{game.game.name} — rules reference", rows
+    return rows
+
+
+def reference_sheet(title: str, note: str, rows: list[RefRow], opts: Options) -> tuple[bytes, int]:
+    """One generated table on its own pages (an expansion's new keywords)."""
+    fonts.register()
+    buf = io.BytesIO()
+    pw, ph = PAPERS[opts.paper]
+    c = new_canvas(buf, title, (pw * MM, ph * MM))
+    flow = Flow(c, pw * MM, ph * MM)
+    _table(flow, title, note, rows)
+    c.showPage()
+    c.save()
+    return buf.getvalue(), flow.pages
 
 
 def _row_height(row: RefRow, width: float, size: float) -> tuple[float, list[str], list[str], list[str]]:

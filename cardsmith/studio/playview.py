@@ -3,7 +3,9 @@
 Everything a seat's page (HTML or JSON) shows comes from `match.observation(seat)`, the
 legal moves as that seat reads them, the cards each move uses in the seat's own numbers
 (engine/moveview.cards_used) and the story written for that seat (play.Entry.seen): never
-from the match's cards, its log or its seed. Names are the game's own (agents.Labels).
+from the match's cards, its log or its seed. Names are the game's own (agents.Labels), and
+each move reads in the game's words (engine/movewords.py) with the log's wording, in the
+seat's own card numbers, kept as its tooltip.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardsmith.engine.moveview import cards_used
+from cardsmith.engine.movewords import decision_for
 from cardsmith.studio.play import MatchSession
 from cardsmith.studio.project import Snapshot
 from cardsmith.studio.web import card_image_url
@@ -62,10 +65,15 @@ def seat_state(session: MatchSession, seat: int, snapshot: Snapshot) -> dict[str
     decider = session.decider()
     kinds = session.setup.kinds
     actions: list[dict[str, Any]] = []
+    prompt = None
     if decider == seat and kinds[seat] == "person":
         legal = match.legal_actions()
-        for index, text in enumerate(view["legal_actions"]):
-            actions.append({"index": index, "text": text, "cards": cards_used(match, seat, legal[index]),
+        decision = decision_for(match, seat)  # the moves in the game's words
+        prompt = decision.prompt if decision is not None else None
+        for index, record in enumerate(view["legal_actions"]):
+            words = decision.moves[index] if decision is not None else record
+            actions.append({"index": index, "text": words, "record": record,
+                            "cards": cards_used(match, seat, legal[index]),
                             "passes": legal[index].payload == "pass"})
     zones = []
     for zone in view["zones"]:
@@ -90,6 +98,7 @@ def seat_state(session: MatchSession, seat: int, snapshot: Snapshot) -> dict[str
         "decider": None if decider is None else decider + 1,
         "decider_kind": None if decider is None else kinds[decider],
         "actions": actions,
+        "prompt": prompt,
         "story": story_for(session, seat),
         "over": match.is_over,
         "result": result if result is not None else (match.result if match.is_over else None),

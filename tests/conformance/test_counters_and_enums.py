@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cardsmith.engine.flow import PlayedMatch
-from conformance.support import build, counter, covers, descriptions, diagnostics, screen, take
+from conformance.support import build, counter, covers, descriptions, diagnostics, panel, screen, take
 
 ENUMS = '''
 game "Enums" {
@@ -178,10 +178,11 @@ def test_counter_and_status_labels_are_the_names_shown_to_players(tmp_path: Path
     match = game.new_match(seed=1)
     take(match, "Spurt")
     take(match, "Tap: Stone#1")
-    lines = screen(match).splitlines()
+    shown = screen(match)
+    lines = [" ".join(line.split()) for line in shown.splitlines()]
     # the play screen names them by label; one without a label keeps its identifier
-    assert "  player1: coins 3, spurts 1, round_marks 1, Victory Tally 1" in lines
-    assert "  shared: Common Pool 10, rounds_seen 1" in lines
-    assert "  table: Stone#1 (Marked for Death, tapped, Heat 1), Stone#2 (Heat 1)" in lines
+    assert "player1 (you) coins 3, spurts 1, round_marks 1, Victory Tally 1" in lines
+    assert "table Common Pool 10, rounds_seen 1" in lines
+    assert panel(shown, "table") == ["Stone #1  v 0  (Marked for Death, tapped, Heat 1)", "Stone #2  v 0  (Heat 1)"]
     # rules still name them by identifier; the observation (for programs) keeps identifiers too
     assert counter(match, 0, "tally") == 1 and match.observation(0)["players"][0]["counters"]["tally"] == 1

@@ -276,9 +276,9 @@ def test_a_modes_label_is_shown(tmp_path: Path) -> None:
     # in the list of modes a bad --mode gets, and on the play screen of a match in that mode
     assert match_problems(game, 2, "nosuch") == [
         "Params has no mode 'nosuch' (its modes: rich (Rich start), solo (Solo))"]
-    assert "  mode: Rich start" in screen(game.new_match(seed=1, players=2, mode="rich")).splitlines()
-    assert "  mode: Solo" in screen(game.new_match(seed=1, players=1)).splitlines(), "the default mode too"
-    assert "mode:" not in screen(game.new_match(seed=1, players=4)), "no mode allows 4 players: none is shown"
+    assert "· mode Rich start ·" in screen(game.new_match(seed=1, players=2, mode="rich"))
+    assert "· mode Solo ·" in screen(game.new_match(seed=1, players=1)), "the default mode too"
+    assert "· mode" not in screen(game.new_match(seed=1, players=4)), "no mode allows 4 players: none is shown"
 
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -9,7 +10,7 @@ from conftest import write_game
 
 from cardsmith.compiler.api import check_game
 from cardsmith.engine.flow import PlayedMatch
-from conformance.support import build, covers, diagnostics, screen, take
+from conformance.support import build, covers, diagnostics, panel, screen, take
 
 ZONES = '''
 game "Zones" {
@@ -137,11 +138,13 @@ def test_a_zones_label_is_the_name_shown_to_players(tmp_path: Path) -> None:
     rules = rules.replace("zone hand per player { visibility: owner }",
                           'zone hand per player { visibility: owner; label: "Hand" }')
     match = build(tmp_path, "labelled", rules).new_match(seed=1)
-    lines = screen(match).splitlines()
-    # cards shown by the seat's own numbers (issue 17), not the engine's ids
-    assert "  Bag of Holding: Ace#1, Bee#2, Cat#3" in lines
-    assert "  Hand of player1: 0 card(s)" in lines and "  Hand of player2: 0 card(s)" in lines
-    assert "  pile of player1: 3 card(s)" in lines, "a zone without a label keeps its identifier"
+    shown = screen(match)
+    # zones are panels under their labels; cards by name and the seat's own numbers (issue
+    # 17), not the engine's ids
+    bag = panel(shown, "Bag of Holding")
+    assert [re.sub(r"\s+v \d+$", "", line) for line in bag] == ["Ace #1", "Bee #2", "Cat #3"]
+    assert panel(shown, "Hand — player1 (yours)") == ["empty"] and panel(shown, "Hand — player2") == ["empty"]
+    assert panel(shown, "pile — player1 (yours)") == ["3 card(s), hidden"], "an unlabelled zone: its identifier"
 
 
 STACKED = '''
@@ -181,7 +184,7 @@ def test_a_zone_marked_stack_is_rejected_the_engine_keeps_its_own_stack(tmp_path
     assert [(w["effect"], w["player"]) for w in match.observation(0)["waiting"]] == [
         ("trick", "player1"), ("trick", "player2")]
     shown = screen(match)
-    assert "waiting on the stack: trick (player1)" in shown and "waiting on the stack: trick (player2)" in shown
+    assert panel(shown, "waiting on the stack") == ["trick (player1)", "trick (player2)"]
     assert view(match, 0, "pending", None)["size"] == 0, "no zone holds them"
 
 

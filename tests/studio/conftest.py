@@ -97,8 +97,11 @@ def live_studio() -> Iterator[Any]:
         studio.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
+    """One Chromium for the studio's tests. Package-scoped, not session-scoped: Playwright's
+    sync API keeps an event loop running in this thread while it is open, and the tests
+    after this package (the language server's) start loops of their own."""
     path = chromium_path()
     if path is None:
         if os.environ.get("CI"):
