@@ -33,6 +33,11 @@ def _err(message: str) -> None:
 def _checked(target: str, with_base: bool) -> Any:
     """The checked game (an expansion: only its own cards unless `with_base`), or the
     reason it is not one: bad usage (exit 2) or a game with errors (exit 1)."""
+    return _checked_result(target, with_base)[0]
+
+
+def _checked_result(target: str, with_base: bool) -> tuple[Any, Any]:
+    """`_checked`, and the check result whose sources the CSV export copies cells from."""
     from cardsmith.compiler.api import check_game
     from cardsmith.compiler.expansions import shown_game
     from cardsmith.compiler.loader import LoadError
@@ -52,23 +57,51 @@ def _checked(target: str, with_base: bool) -> Any:
         errors = len(errors_of(result.diagnostics))
         _err(f"{target}: {errors} error(s), {len(result.diagnostics) - errors} warning(s)")
         raise typer.Exit(EXIT_INPUT)
-    return shown_game(result.game, with_base)
+    return shown_game(result.game, with_base), result
+
+
+class ExportFormat(StrEnum):
+    json = "json"
+    csv = "csv"
 
 
 def export(
     target: Annotated[str, typer.Argument(help="a game folder or library game name")],
-    output: Annotated[OutputFormat, typer.Option("--format", help="json (the only export format)")]
-    = OutputFormat.json,
+    output: Annotated[ExportFormat, typer.Option("--format", help="json (the whole game) or csv (one card type)")]
+    = ExportFormat.json,
+    card_type: Annotated[str | None, typer.Option("--type", help="csv: the card type to write")] = None,
     with_base: Annotated[bool, typer.Option("--with-base", help=WITH_BASE_HELP)] = False,
 ) -> None:
-    """Print the checked IR of a game as JSON (see `cardsmith schema`)."""
+    """Print the checked IR of a game as JSON (see `cardsmith schema`), or the cards of one
+    type as a CSV sheet that `cards "units.csv" { type: Unit }` reads back."""
     from cardsmith.compiler.export import export_game
 
-    game = _checked(target, with_base)
-    if output is not OutputFormat.json:
-        _err("error: export writes JSON only")
+    if output is ExportFormat.json and card_type is not None:
+        _err("error: --type chooses the card type of a CSV export")
+        _err("  = hint: add --format csv")
         raise typer.Exit(EXIT_USAGE)
-    typer.echo(export_game(game).model_dump_json(indent=2))
+    game, result = _checked_result(target, with_base)
+    if output is ExportFormat.json:
+        typer.echo(export_game(game).model_dump_json(indent=2))
+        return
+    from cardsmith.compiler.sheet_export import ExportError, card_types_with_cards, export_csv
+    from cardsmith.dsl.diagnostics import did_you_mean
+
+    types = card_types_with_cards(game)
+    if card_type is None and len(types) != 1:
+        _err(f"error: {game.game.name} has cards of {len(types)} types; a sheet holds one")
+        _err(f"  = hint: add --type with one of: {', '.join(types)}")
+        raise typer.Exit(EXIT_USAGE)
+    chosen = card_type or types[0]
+    if chosen not in types:
+        _err(f"error: {game.game.name} has no cards of type '{chosen}'")
+        _err(f"  = hint: {did_you_mean(chosen, types) or 'its card types: ' + ', '.join(types)}")
+        raise typer.Exit(EXIT_USAGE)
+    try:
+        typer.echo(export_csv(game, result.sources, chosen), nl=False)
+    except ExportError as exc:
+        _err(f"error: {exc}")
+        raise typer.Exit(EXIT_INPUT) from None
 
 
 def text(

@@ -32,8 +32,11 @@ HOSTILE = ["{", "}", "(", ")", "[", "]", '"', '"""', ":", ";", "\n", "#", "..", 
 def library_games() -> list[list[tuple[str, bytes]]]:
     games = []
     for folder in sorted(p for p in LIBRARY.iterdir() if p.is_dir()) if LIBRARY.is_dir() else []:
-        files = [(str(f), f.read_bytes()) for f in sorted(folder.rglob("*.cards"))]
-        if files:
+        # a game's .cards files and the sheets of card data they name (`cards "x.csv"`);
+        # an expansion's folder is no game by itself (it is checked with its base)
+        files = [(str(f), f.read_bytes()) for f in sorted(folder.rglob("*"))
+                 if f.suffix in (".cards", ".csv", ".xlsx")]
+        if any(b'\ngame "' in b"\n" + data for _path, data in files):
             games.append(files)
     games.append([("mini/rules.cards", MINI_RULES.encode()), ("mini/cards.cards", MINI_CARDS.encode())])
     return games

@@ -190,3 +190,31 @@ def test_a_loop_variable_the_body_sets_is_not_read_as_a_certain_card(tmp_path: P
     match = Match(game, seed=1, players=2)
     match.create_card("Knight", match.zone("battlefield", None), match.players[0])
     assert game.handlers[("function", "rebound_loop_variable")](match, rt.Ctx(match.players[0], None)) is None
+
+
+def test_a_zone_test_of_whole_match_functions_is_remembered_per_zone(tmp_path: Path) -> None:
+    """`in_play(it)` reads only a zone, through functions of fixed zones: its answer for a
+    zone holds all match long, so q.query keeps it (a site number after the card test) and
+    asks no more. A test reading a variable, or a function of the state, is asked each time."""
+    game_ir = _ir(tmp_path)
+    decls = {f.name: f for f in game_ir.functions}
+    span = game_ir.game.span
+    constant = {"on_field"}
+    it = ir.Ref(name="it", span=span)
+    assert queryplan.zone_constant(ir.Call(func="in_play", args=[it], span=span), constant, decls)
+    assert not queryplan.zone_constant(ir.Call(func="in_play", args=[ir.Ref(name="u", span=span)], span=span),
+                                       constant, decls)  # another card's zone
+    assert not queryplan.zone_constant(ir.Call(func="per_gold", args=[it], span=span), constant, decls)  # gold
+    assert not queryplan.zone_constant(ir.Call(func="in_play", args=[it], span=span), set(), decls)
+    game = CompiledGame(game_ir)
+    assert "(lambda v_it: F_in_play(m, ctx, v_it)), None, 1)" in game.source \
+        or "(lambda v_it: F_in_play(m, ctx, v_it)), (lambda" in game.source
+    match = Match(game, seed=1, players=2)
+    p1 = match.players[0]
+    for zone in (match.zone("hand", p1), match.zone("battlefield", None)):
+        match.create_card("Knight", zone, p1)
+    ctx = rt.Ctx(p1, None)
+    assert game.handlers[("function", "ready_units")](match, ctx) == 1
+    kept = {key[2].name: value for key, value in match.match_memo.items() if key[0] == "zone test"}
+    assert kept == {"hand": False, "battlefield": True}
+    assert game.handlers[("function", "ready_units")](match, ctx) == 1  # (read back: the same answer)

@@ -18,6 +18,7 @@ from cardsmith.compiler.static_eval import check_static_values
 from cardsmith.dsl import ir
 from cardsmith.dsl.build import Builder
 from cardsmith.dsl.diagnostics import Diagnostic, DiagnosticSink, errors_of
+from cardsmith.dsl.sheettable import TABLE_SUFFIXES
 from cardsmith.dsl.source import SourceFile
 from cardsmith.dsl.structure import Entry, decode_source, parse_entries
 from cardsmith.util.gcpause import paused_gc
@@ -76,7 +77,10 @@ def _check_sources(named: list[tuple[str, bytes]]) -> CheckResult:
     sources[CORE_PATH] = core
     parsed.append(parse_entries(core, sink))
     paths = [CORE_PATH]
+    tables = {path: data for path, data in named if path.lower().endswith(TABLE_SUFFIXES)}
     for path, data in named:
+        if path in tables:
+            continue
         source = decode_source(path, data, sink)
         if source is None:
             continue
@@ -84,12 +88,14 @@ def _check_sources(named: list[tuple[str, bytes]]) -> CheckResult:
         parsed.append(parse_entries(source, sink))
         paths.append(path)
     builder = Builder(sink)
+    builder.tables = {os.path.normpath(p): d for p, d in tables.items()}
     for entries in parsed:
         builder.collect_signatures(entries)
     owners = file_owners(named)
     for entries, path in zip(parsed, paths, strict=True):
         builder.expansion = owners.get(path)
         builder.build_file(entries)
+    sources.update(builder.sheet_sources)
     first = next((sources[path] for path, _ in named if path in sources), None)
     where = first.span(0, 0) if first is not None else (
         SourceFile(named[0][0], "").span(0, 0) if named else None)
@@ -106,13 +112,13 @@ def _check_sources(named: list[tuple[str, bytes]]) -> CheckResult:
 
 
 def read_files(files: GameFiles) -> list[tuple[str, bytes]]:
-    return [(display_path(p), p.read_bytes()) for p in files.files]
+    return [(display_path(p), p.read_bytes()) for p in [*files.files, *files.tables]]
 
 
 def check_game(target: str, use_cache: bool = False) -> CheckResult:
     """Check a game by path or library name (LoadError if it names nothing)."""
     named = read_files(resolve(target))
-    if use_cache:
+    if use_cache and not any(p.lower().endswith(TABLE_SUFFIXES) for p, _ in named):
         key = cache.key_for(named, "check")
         hit = cache.load(key)
         if hit is not None:

@@ -142,6 +142,8 @@ class CodeGenerator:
         self.handlers: list[tuple[str, str]] = []
         self.native_functions = {f.name for f in game.functions if f.native}
         self.function_decls = {f.name: f for f in game.functions}
+        self.inline_memos = 0  # whole-match memo reads written in line (codegen_exprs.remembered_in_line)
+        self.zone_sites = 0  # queries whose zone test is the same all match long (codegen_exprs.zone_plan)
         # functions written with a { } body that can ask for something (a hoisted `a unit`
         # choice, a procedure call) are generators, driven by rt.run_pure — which reports
         # the request as an error; every other function is a plain Python function

@@ -145,13 +145,34 @@ class ExprWriter(Visitor):
         body = e.func in self.gen.body_functions
         if e.func in self.gen.match_constant:  # the same for the same arguments all match long
             helper = "rt.memo_match_body" if body else "rt.memo_match"
-            return f"{helper}(m, ctx, {ident(e.func, 'F_')}{', ' if args else ''}{args})"
+            call = f"{helper}(m, ctx, {ident(e.func, 'F_')}{', ' if args else ''}{args})"
+            return self.remembered_in_line(e, call, args)
         purity = self.gen.pure.get(e.func)
         if purity is not None and purity.worth_it:  # remembered while the state is unchanged (purity.py)
             helper = "rt.memo_body" if body else "rt.memo"
+            # (read in line like a whole-match memo, this measured no faster: a key holding the
+            # state version misses after every change)
             return f"{helper}(m, ctx, {ident(e.func, 'F_')}, {purity.reads_actor!r}{', ' if args else ''}{args})"
         call = f"{ident(e.func, 'F_')}(m, ctx{', ' if args else ''}{args})"
         return f"rt.run_pure(m, {call})" if body else call
+
+    def remembered_in_line(self, e: ir.Call, call: str, args: str) -> str:
+        """A whole-match memo read in line: the remembered value is looked up in the match's
+        memo under the key rt.memo_match uses, and the helper is called only on a miss (or
+        for a list, which it copies out). Written only where reading the arguments twice is
+        harmless and they are sure to be keys: each argument a plain name or a field of one
+        (no roll, no call), and every parameter of the function of a type whose values
+        hash (a card, zone, player, number, text, truth or enum value — not a list)."""
+        decl = self.gen.function_decls.get(e.func)
+        if decl is None or not e.args or len(e.args) != len(decl.params) \
+                or any(p.type not in _HASHABLE_TYPES for p in decl.params) \
+                or not all(_plain_reference(a) for a in e.args):
+            return call
+        self.gen.inline_memos += 1
+        held = f"_mm{self.gen.inline_memos}"
+        key = f"({ident(e.func, 'F_')}, {args})"
+        return (f"({held} if ({held} := m.match_memo.get({key}, rt.MISSING)) is not rt.MISSING "
+                f"and type({held}) is not list else {call})")
 
     def visit_Index(self, e: ir.Index, scope: Scope, decide: bool) -> str:
         return f"rt.index({self.expr(e.obj, scope)}, {self.expr(e.index, scope)})"
@@ -348,9 +369,14 @@ class ExprWriter(Visitor):
         by_zone, rest = self.gen.planner.split(e.where, inner.locals)
         if not by_zone:
             return ""
-        zone_test = self.expr(queryplan.join(by_zone), inner, decide=False)
+        joined = queryplan.join(by_zone)
+        zone_test = self.expr(joined, inner, decide=False)
         rest_expr = queryplan.join(rest)
         card_test = f"(lambda v_it: {self.expr(rest_expr, inner, decide=False)})" if rest_expr is not None else "None"
+        if joined is not None and queryplan.zone_constant(joined, self.gen.match_constant, self.gen.function_decls):
+            # one answer per zone for the whole match: q.query remembers it under this site
+            self.gen.zone_sites += 1
+            return f", (lambda v_it: {zone_test}), {card_test}, {self.gen.zone_sites!r}"
         return f", (lambda v_it: {zone_test}), {card_test}"
 
 
@@ -377,3 +403,14 @@ _BUILTINS = {
     "round_number": "m.round_number", "winner": "m.winner", "game_over": "m.over", "drawn": "m.drawn",
     "player_count": "len(m.players)", "none": "None", "mode": "m.mode",
 }
+
+
+# parameter types whose values are always dictionary keys (rt.memo_match's key holds them)
+_HASHABLE_TYPES = frozenset({"card", "zone", "player", "number", "text", "bool", "cardname"})
+
+
+def _plain_reference(e: ir.Expr) -> bool:
+    """A name, or a field of one (`c.zone`): reading it twice reads the same and changes nothing."""
+    while isinstance(e, ir.Attr):
+        e = e.obj
+    return isinstance(e, ir.Ref)

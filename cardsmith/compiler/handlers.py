@@ -56,7 +56,7 @@ def files_key(files: GameFiles) -> str:
     generated source depends only on that (codegen writes origins so), and so does the
     key — the same game copied to another folder, or compiled from another working
     directory, finds the same cache entry."""
-    paths = [path.resolve() for path in files.files]
+    paths = [path.resolve() for path in [*files.files, *files.tables]]  # a sheet's cards compile too
     root = Path(os.path.commonpath(paths)) if paths else Path()
     if len(paths) == 1:
         root = root.parent

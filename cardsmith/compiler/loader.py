@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardsmith.dsl.diagnostics import did_you_mean
@@ -18,6 +18,8 @@ from cardsmith.dsl.diagnostics import did_you_mean
 _EXPANSION_BASE = re.compile(rb"^\s*base\s*:\s*([A-Za-z_][A-Za-z0-9_]*)", re.MULTILINE)
 _EXPANSION_HEAD = re.compile(rb"^expansion\s+\"", re.MULTILINE)
 _GAME_HEAD = re.compile(rb"^game\s+\"", re.MULTILINE)
+# `cards "units.csv" { ... }`: a table file of card data the game also reads
+_TABLE_DECL = re.compile(rb'^[ \t]*cards\s+"([^"\n]+\.(?:csv|xlsx))"', re.MULTILINE | re.IGNORECASE)
 
 
 class LoadError(Exception):
@@ -36,6 +38,7 @@ class GameFiles:
     root: Path
     files: list[Path]
     expansion_roots: list[Path]
+    tables: list[Path] = field(default_factory=list)  # sheets of card data the files name
 
 
 def library_roots() -> list[Path]:
@@ -112,7 +115,7 @@ def _with_base(folder: Path) -> GameFiles:
             if match:
                 base_name = match.group(1).decode()
     if is_game or base_name is None:
-        return GameFiles(folder, files, [])
+        return GameFiles(folder, files, [], table_files(files))
     games = library_games()
     base = games.get(base_name)
     if base is None:
@@ -122,4 +125,23 @@ def _with_base(folder: Path) -> GameFiles:
     if base is None:
         raise LoadError(f"expansion in '{folder}' names unknown base game '{base_name}'",
                         did_you_mean(base_name, games))
-    return GameFiles(base, cards_files(base) + files, [folder])
+    every = cards_files(base) + files
+    return GameFiles(base, every, [folder], table_files(every))
+
+
+def table_files(files: list[Path]) -> list[Path]:
+    """The .csv/.xlsx files that `cards "..."` declarations name, relative to the file
+    that names them (a name with no file is reported when the declaration is built)."""
+    found: list[Path] = []
+    for f in files:
+        for match in _TABLE_DECL.finditer(f.read_bytes()):
+            name = match.group(1).decode("utf-8", "replace")
+            if Path(name).is_absolute() or ".." in re.split(r"[\\/]", name):
+                continue  # outside the game's folder: the declaration reports it
+            path = f.parent / name
+            # a misspelt name: its neighbours come along so the error can say "did you mean"
+            for each in [path] if path.is_file() else sorted(
+                    p for p in f.parent.iterdir() if p.suffix.lower() in (".csv", ".xlsx") and p.is_file()):
+                if each not in found:
+                    found.append(each)
+    return found

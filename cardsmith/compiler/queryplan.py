@@ -98,6 +98,38 @@ def _replace(node: object, mapping: dict[str, ir.Expr]) -> object:
     return node
 
 
+def zone_constant(test: ir.Expr, match_constant: set[str] | frozenset[str],
+                  functions: dict[str, ir.FunctionDecl], var: str = "it", depth: int = 0) -> bool:
+    """Is a zone test (split off by ZonePlanner.split) the same for a zone all match long?
+    So when it reads only `var.zone`, literals, and calls of functions that read nothing
+    the match changes (purity.match_constant_functions) — or of a one-line function of the
+    card alone whose own line is such a test (`in_play(c) = on_table(c.zone)`) — joined by
+    and/or/not: q.query may then remember each zone's answer for the match instead of
+    asking again at every query."""
+    for node in nodes(test):
+        if not isinstance(node, ir.Node):
+            continue  # (a span)
+        if isinstance(node, ir.Ref) and node.name != var:
+            return False
+        if isinstance(node, ir.Call):
+            if node.kwargs:
+                return False
+            if node.func in match_constant:
+                continue
+            decl = functions.get(node.func)
+            alone = len(node.args) == 1 and isinstance(node.args[0], ir.Ref) and node.args[0].name == var
+            if decl is None or decl.expr is None or decl.body or len(decl.params) != 1 or depth >= 4 or not alone:
+                return False
+            if not zone_constant(decl.expr, match_constant, functions, decl.params[0].name, depth + 1):
+                return False
+            continue
+        if not isinstance(node, ir.Ref | ir.Call | ir.Attr | ir.Logic | ir.Not | ir.Bool | ir.Num | ir.Text):
+            return False
+        if isinstance(node, ir.Attr) and not (isinstance(node.obj, ir.Ref) and node.name == ZONE_FIELD):
+            return False
+    return True
+
+
 class ZonePlanner(Visitor):
     """Knows, for a game, which function parameters are read only as `.zone`. A visitor
     for that one question (`reads_only_zone`): the node kinds that read or rebind a name."""

@@ -23,6 +23,7 @@ from cardsmith.dsl.build_game import GameDecls
 from cardsmith.dsl.build_printables import PrintableDecls
 from cardsmith.dsl.build_rules import RuleDecls
 from cardsmith.dsl.build_scenarios import ScenarioDecls
+from cardsmith.dsl.build_tables import TableDecls
 from cardsmith.dsl.diagnostics import did_you_mean
 from cardsmith.dsl.exprparse import ExprSyntaxError, unescape
 from cardsmith.dsl.phrases import PatternError, compile_pattern
@@ -32,11 +33,11 @@ TOP_LEVEL = (
     "game", "expansion", "param", "mode", "enum", "counter", "status", "zone", "board", "cardtype",
     "card", "keyword", "event", "procedure", "native", "function", "setup", "turn", "round",
     "action", "check", "scoring", "heuristic", "deck", "layout", "sheet", "reference", "scenario",
-    "on", "before", "after", "instead", "coverage",
+    "on", "before", "after", "instead", "coverage", "cards",
 )
 
 
-class Builder(GameDecls, CardDecls, RuleDecls, DeckDecls, PrintableDecls, ScenarioDecls):
+class Builder(GameDecls, CardDecls, TableDecls, RuleDecls, DeckDecls, PrintableDecls, ScenarioDecls):
     """Entries of all files → IR declarations.
 
     A declaration `NAME ...` is built by the method `top_NAME` of whichever mixin
@@ -57,6 +58,7 @@ class Builder(GameDecls, CardDecls, RuleDecls, DeckDecls, PrintableDecls, Scenar
             elif head == "cardtype" and entry.block is not None:
                 name = self._first_word(entry)
                 if name:
+                    self.cardtype_entries.setdefault(name, entry)
                     info = CardTypeInfo(set(), set())
                     for sub in entry.block:
                         if sub.name in ("stats", "properties") and sub.block:

@@ -89,16 +89,20 @@ def render(diagnostic: Diagnostic, sources: dict[str, SourceFile], color: bool =
     red, yellow, blue, bold, reset = ("\x1b[31m", "\x1b[33m", "\x1b[34m", "\x1b[1m", "\x1b[0m") \
         if color else ("", "", "", "", "")
     sev_color = red if diagnostic.severity is Severity.ERROR else yellow
-    head = (f"{bold}{span.file}:{span.line}:{span.column}:{reset} "
+    source = sources.get(span.file)
+    # a table of card data names the cell: units.csv:14:C (attack), units.xlsx[Units]!C14
+    label = getattr(source, "cell_label", None)
+    where = label(span.line, span.column) if label is not None else f"{span.file}:{span.line}:{span.column}"
+    head = (f"{bold}{where}:{reset} "
             f"{sev_color}{bold}{diagnostic.severity.value}[{diagnostic.code}]{reset}"
             f"{bold}: {diagnostic.message}{reset}")
     lines = [head]
-    source = sources.get(span.file)
     if source is not None:
         text = source.line_text(span.line).expandtabs(1)
         if len(text) > 200:
             text = text[:200] + "…"
-        gutter = str(span.line)
+        row_of = getattr(source, "row_of", None)  # a sheet numbers its rows, not its lines
+        gutter = str(row_of(span.line) if row_of is not None else span.line)
         pad = " " * len(gutter)
         width = (span.end_column - span.column) if span.end_line == span.line else len(text) - span.column + 1
         width = max(1, min(width, max(1, len(text) - span.column + 1)))

@@ -23,13 +23,14 @@ if TYPE_CHECKING:
 
 def query(m: Match, ctx: Ctx, noun: str, adjectives: list[str], zone: Any,
           where: Callable[[Any], Any] | None, by_zone: Callable[[Any], Any] | None = None,
-          rest: Callable[[Any], Any] | None = None) -> list[Any]:
+          rest: Callable[[Any], Any] | None = None, zone_site: int | None = None) -> list[Any]:
     """The cards (or players) a query names, in zone order: of the noun's type, with
     every adjective, where the condition holds. Always a new list.
 
     `by_zone` and `rest`, when the compiler splits the condition (compiler/queryplan.py):
     the part that reads a card only by its zone, asked once per zone, and the part asked
-    of each card of the zones that pass."""
+    of each card of the zones that pass. `zone_site`: the zone test is the same all match
+    long (queryplan.zone_constant), so each zone's answer is remembered for the match."""
     noun = noun.lower()
     if noun in ir.PLAYER_NOUNS:
         pool: list[Any] = players(m)
@@ -39,9 +40,9 @@ def query(m: Match, ctx: Ctx, noun: str, adjectives: list[str], zone: Any,
     type_name = m.game.nouns.get(noun)
     if by_zone is not None and where is not None and not isinstance(zone, list):
         if zone is None:
-            return _query_by_zone(m, ctx, type_name, adjectives, m.zones.values(), where, by_zone, rest)
+            return _query_by_zone(m, ctx, type_name, adjectives, m.zones.values(), where, by_zone, rest, zone_site)
         if type(zone) is Zone:
-            return _query_by_zone(m, ctx, type_name, adjectives, (zone,), where, by_zone, rest)
+            return _query_by_zone(m, ctx, type_name, adjectives, (zone,), where, by_zone, rest, zone_site)
     if zone is None:
         cards = m.all_cards() if type_name is None else [
             c for z in m.zones.values() for c in z.cards if c.type == type_name]
@@ -61,20 +62,25 @@ def query(m: Match, ctx: Ctx, noun: str, adjectives: list[str], zone: Any,
 
 def _query_by_zone(m: Match, ctx: Ctx, type_name: str | None, adjectives: list[str], zones: Iterable[Zone],
                    where: Callable[[Any], Any], by_zone: Callable[[Any], Any],
-                   rest: Callable[[Any], Any] | None) -> list[Any]:
+                   rest: Callable[[Any], Any] | None, zone_site: int | None) -> list[Any]:
     """query() over whole zones: the zone test is asked of any card of the zone (its
     answer is the same for every card there), and the zone skipped when it fails — before
     its cards are even sorted by type. A zone whose test raises is asked card by card with
-    the whole condition, as the query would without a plan."""
+    the whole condition, as the query would without a plan (and its answer is not kept)."""
     found: list[Any] = []
+    known = m.match_memo if zone_site is not None else None
     for z in zones:
         cards = z.cards
         if not cards:
             continue
-        try:
-            passes = bool(by_zone(cards[0]))
-        except Exception:
-            passes = None
+        passes = known.get(("zone test", zone_site, z)) if known is not None else None
+        if passes is None:
+            try:
+                passes = bool(by_zone(cards[0]))
+            except Exception:
+                passes = None
+            if known is not None and passes is not None:
+                known[("zone test", zone_site, z)] = passes
         if passes is False:
             continue
         if type_name is not None:

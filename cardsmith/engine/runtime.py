@@ -554,7 +554,7 @@ def memo_body(m: Match, ctx: Ctx, fn: Callable[..., Any], reads_actor: bool, *ar
     return _remembered(m, ctx, fn, reads_actor, args, True)
 
 
-_MISSING = object()
+_MISSING = MISSING = object()  # (MISSING: generated code reads the memo in line)
 
 
 def memo_match(m: Match, ctx: Ctx, fn: Callable[..., Any], *args: Any) -> Any:

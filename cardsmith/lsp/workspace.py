@@ -81,7 +81,7 @@ def game_files(path: Path) -> GameFiles:
 def analyse(files: GameFiles, overlays: dict[Path, str]) -> Analysis:
     """Check a game with the open buffers' texts in place of the files on disk (an open
     buffer of a new file under the game's folder takes part as well)."""
-    paths = [p.resolve() for p in files.files]
+    paths = [p.resolve() for p in [*files.files, *files.tables]]  # sheets of card data too
     for extra in sorted(overlays):
         if extra not in paths and extra.suffix == ".cards" and extra.is_relative_to(files.root):
             paths.append(extra)

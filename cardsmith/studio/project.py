@@ -33,7 +33,7 @@ __all__ = ["Project", "Snapshot", "card_keys"]
 
 # files whose change re-checks the game: its sources, decks and art
 ART_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp")
-WATCHED_SUFFIXES = (".cards", ".deck", *ART_SUFFIXES)
+WATCHED_SUFFIXES = (".cards", ".deck", ".csv", ".xlsx", *ART_SUFFIXES)  # (sheets: card data, `cards "x.csv"`)
 ART_MAX_FILES = 5000  # art files fingerprinted at most (a folder of photos is not a game's art)
 
 
