@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e .
+.venv/bin/python -m pip install --quiet --quiet --disable-pip-version-check -e .
 GAMES="kingdom_combat combat_cards kingdom_cards construct_and_combat two_kingdoms"
 .venv/bin/cardsmith check $GAMES
 for game in $GAMES; do

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,studio,lsp]'
+.venv/bin/python -m pip install --quiet --quiet --disable-pip-version-check -e '.[test,studio,lsp]'
 # The studio's browser tests drive the system's Chromium (Playwright cannot download its own
 # here). As root with apt-get (CI), install it when missing; elsewhere those tests say why they
 # skip — except under CI=true, where a missing browser fails them.
