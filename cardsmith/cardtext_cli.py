@@ -41,19 +41,15 @@ def _checked_result(target: str, with_base: bool) -> tuple[Any, Any]:
     from cardsmith.compiler.api import check_game
     from cardsmith.compiler.expansions import shown_game
     from cardsmith.compiler.loader import LoadError
-    from cardsmith.dsl.diagnostics import errors_of, render
+    from cardsmith.dsl.diagnostics import errors_of, problem, render_all
     try:
         result = check_game(target)
     except LoadError as exc:
-        _err(f"error: {exc.message}")
-        if exc.hint:
-            _err(f"  = hint: {exc.hint}")
+        _err(problem(exc.message, exc.hint))
         raise typer.Exit(EXIT_USAGE) from None
     if not result.ok or result.game is None:
-        color = "NO_COLOR" not in os.environ and sys.stderr.isatty()
-        for d in result.diagnostics:
-            _err(render(d, result.sources, color=color))
-            _err("")
+        _err(render_all(result.diagnostics, result.sources, color="NO_COLOR" not in os.environ and sys.stderr.isatty()))
+        _err("")
         errors = len(errors_of(result.diagnostics))
         _err(f"{target}: {errors} error(s), {len(result.diagnostics) - errors} warning(s)")
         raise typer.Exit(EXIT_INPUT)

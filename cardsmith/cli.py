@@ -44,17 +44,15 @@ def _err(message: str) -> None:
 
 
 def _usage_error(exc: LoadError) -> typer.Exit:
-    _err(f"error: {exc.message}")
-    if exc.hint:
-        _err(f"  = hint: {exc.hint}")
+    from cardsmith.dsl.diagnostics import problem
+    _err(problem(exc.message, exc.hint))
     return typer.Exit(EXIT_USAGE)
 
 
 def _print_diagnostics(result: CheckResult) -> None:
-    from cardsmith.dsl.diagnostics import render
-    color = _color()
-    for d in result.diagnostics:
-        _err(render(d, result.sources, color=color))
+    from cardsmith.dsl.diagnostics import render_all
+    if result.diagnostics:
+        _err(render_all(result.diagnostics, result.sources, color=_color()))
         _err("")
 
 
@@ -521,13 +519,12 @@ def _decks(game: Any, players: int, files: list[Path] | None, every: bool = Fals
     app.deck_lineups); an illegal decklist is reported like `deck check` (exit 1)."""
     from cardsmith.app import DecksNotDealt, deck_lineups, decks_for
     from cardsmith.decks.library import DeckError
-    from cardsmith.dsl.diagnostics import render
+    from cardsmith.dsl.diagnostics import problem, render
 
     try:
         return deck_lineups(game, players, files, every) if lineups else decks_for(game, players, files)
     except DecksNotDealt as exc:
-        _err(f"error: {exc}")
-        _err(f"  = hint: {exc.hint}")
+        _err(problem(str(exc), exc.hint))
         raise typer.Exit(EXIT_USAGE) from None
     except DeckError as exc:
         report = exc.report

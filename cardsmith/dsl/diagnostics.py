@@ -83,6 +83,18 @@ class DiagnosticSink:
         return sorted(self.items, key=lambda d: (d.span.file, d.span.line, d.span.column, d.code))
 
 
+def problem(message: str, hint: str | None = None) -> str:
+    """A command-line problem that is no diagnostic of a file (a bad target, a revision
+    that does not exist): `error: ...` and its hint, as every command writes them."""
+    return f"error: {message}" + (f"\n  = hint: {hint}" if hint else "")
+
+
+def render_all(diagnostics: list[Diagnostic], sources: dict[str, SourceFile], color: bool = False) -> str:
+    """Every diagnostic rendered (render), a blank line after each: how a command shows a
+    game that does not check before it says what it could not do."""
+    return "".join(render(d, sources, color=color) + "\n\n" for d in diagnostics).rstrip("\n")
+
+
 def render(diagnostic: Diagnostic, sources: dict[str, SourceFile], color: bool = False) -> str:
     """Render one diagnostic the way a compiler would, with a caret snippet."""
     span = diagnostic.span

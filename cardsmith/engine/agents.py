@@ -174,14 +174,15 @@ class Labels:
     def counters(self, values: dict[str, Any]) -> str:
         return ", ".join(f"{self.names.get(name, name)} {value}" for name, value in values.items()) or "-"
 
-    def card(self, seen: dict[str, Any]) -> str:
-        """A card as the viewer sees it: its name and id, then its statuses and the
-        counters it carries (those not at 0)."""
-        if seen.get("hidden"):
-            return "(face down)"
+    def marks(self, seen: dict[str, Any]) -> list[str]:
+        """What is on a card as the viewer sees it (seatview.observe's card): its statuses,
+        the counters it carries (those not at 0) by their labels, and the cell it stands on
+        as the language writes one. The terminal table and the studio show the same."""
         marks = [self.names.get(s, s) for s in seen.get("statuses", [])]
         marks += [f"{self.names.get(k, k)} {v}" for k, v in seen.get("counters", {}).items() if v]
-        return f"{seen.get('name', '?')}#{seen.get('id', '?')}" + (f" ({', '.join(marks)})" if marks else "")
+        if seen.get("position") is not None:
+            marks.append("at [" + ", ".join(str(x) for x in seen["position"]) + "]")
+        return marks
 
 
 AGENT_KINDS = "random, variety, greedy, search, search:ITERATIONS or search:MILLISECONDSms, each search with :depth=N"

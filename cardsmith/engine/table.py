@@ -63,10 +63,7 @@ class TableView:
         if seen.get("hidden"):
             return "[dim](face down)[/dim]"
         name = str(seen.get("name", "?"))
-        marks = [self.labels.names.get(s, s) for s in seen.get("statuses", [])]
-        marks += [f"{self.labels.names.get(k, k)} {v}" for k, v in seen.get("counters", {}).items() if v]
-        if seen.get("position") is not None:
-            marks.append("at [" + ", ".join(str(x) for x in seen["position"]) + "]")
+        marks = self.labels.marks(seen)
         stats = _stats(self.game, name)
         # the seat's own number for the card: a move tells two cards of one name apart by it
         line = f"[bold]{escape(name)}[/bold] [dim]#{seen.get('id', '?')}[/dim]"

@@ -34,13 +34,13 @@ def new_command(
                                           help="duel, shared-deck, deck-builder or board")] = "duel",
 ) -> None:
     """Start a new game: write a small, complete game from a template into FOLDER."""
+    from cardsmith.dsl.diagnostics import problem
     from cardsmith.newgame.scaffold import NewGameError, write_game
 
     try:
         name, written = write_game(Path(folder), template)
     except NewGameError as exc:
-        _err(f"error: {exc.message}")
-        _err(f"  = hint: {exc.hint}")
+        _err(problem(exc.message, exc.hint))
         raise typer.Exit(exc.exit_code) from None
     except OSError as exc:
         _err(f"error: cannot write {exc.filename or folder}: {exc.strerror or exc}")

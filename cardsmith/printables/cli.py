@@ -91,7 +91,7 @@ def build_command(
     """Build print-and-play PDFs: cards (duplex backs, crop marks), unit and action sheets."""
     from cardsmith.compiler.api import check_game
     from cardsmith.compiler.loader import LoadError
-    from cardsmith.dsl.diagnostics import render
+    from cardsmith.dsl.diagnostics import problem, render_all
     from cardsmith.printables.expansion import build_printables, printed_game
     from cardsmith.printables.imposition import Options
     try:
@@ -106,14 +106,11 @@ def build_command(
     try:
         checked = check_game(game)
     except LoadError as exc:
-        _err(f"error: {exc.message}")
-        if exc.hint:
-            _err(f"  = hint: {exc.hint}")
+        _err(problem(exc.message, exc.hint))
         raise typer.Exit(EXIT_USAGE) from None
     color = "NO_COLOR" not in os.environ and sys.stderr.isatty()
     if not checked.ok or checked.game is None:
-        for d in checked.diagnostics:
-            _err(render(d, checked.sources, color=color))
+        _err(render_all(checked.diagnostics, checked.sources, color=color))
         _err(f"{game}: {len(checked.errors)} error(s); nothing built")
         raise typer.Exit(EXIT_INPUT)
     if changed_since is not None:  # an errata sheet (exits 0, building nothing, when no card changed)

@@ -44,6 +44,7 @@ def studio_command(
         _err("  = hint: pip install 'cardsmith[studio]'")
         raise typer.Exit(EXIT_USAGE) from None
     from cardsmith.compiler.loader import LoadError
+    from cardsmith.dsl.diagnostics import problem
 
     if not 0 <= port <= MAX_PORT:
         _err(f"error: --port must be from 0 to {MAX_PORT}")
@@ -59,9 +60,7 @@ def studio_command(
     try:
         project = Project(target)
     except LoadError as exc:
-        _err(f"error: {exc.message}")
-        if exc.hint:
-            _err(f"  = hint: {exc.hint}")
+        _err(problem(exc.message, exc.hint))
         raise typer.Exit(EXIT_USAGE) from None
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"

@@ -21,15 +21,6 @@ from cardsmith.studio.web import card_image_url
 STORY_SHOWN = 300  # the last moves of the story a page lists
 
 
-def _marks(labels: Any, card: dict[str, Any]) -> list[str]:
-    names = labels.names
-    marks = [names.get(s, s) for s in card.get("statuses", [])]
-    marks += [f"{names.get(k, k)} {v}" for k, v in card.get("counters", {}).items() if v]
-    if card.get("position") is not None:  # where it stands on a board
-        marks.append("at " + ", ".join(str(x) for x in card["position"]))
-    return marks
-
-
 def _counters(labels: Any, values: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"name": labels.names.get(k, k), "value": v} for k, v in values.items()]
 
@@ -39,7 +30,7 @@ def _card(labels: Any, snapshot: Snapshot, seen: dict[str, Any]) -> dict[str, An
         return {"hidden": True}
     name = str(seen.get("name", "?"))
     return {"hidden": False, "number": seen.get("id"), "name": name, "type": seen.get("type"),
-            "image": card_image_url(snapshot, name), "marks": _marks(labels, seen), "host": seen.get("host"),
+            "image": card_image_url(snapshot, name), "marks": labels.marks(seen), "host": seen.get("host"),
             "position": seen.get("position")}
 
 

@@ -88,15 +88,14 @@ def errata_game(game: ir.Game, target: str, old: str) -> ir.Game:
 @contextmanager
 def old_game(spec: str, new_target: str) -> Iterator[ir.Game]:
     """The checked old version (exported to a temporary folder if it is a revision)."""
+    from cardsmith.dsl.diagnostics import problem
     from cardsmith.versions.revision import VersionError, old_version
 
     try:
         with old_version(spec, new_target) as target:
             yield checked_game(target, spec)
     except VersionError as exc:
-        _err(f"error: {exc.message}")
-        if exc.hint:
-            _err(f"  = hint: {exc.hint}")
+        _err(problem(exc.message, exc.hint))
         raise typer.Exit(EXIT_USAGE if exc.usage else EXIT_INPUT) from None
 
 
@@ -104,19 +103,16 @@ def checked_game(target: str, label: str) -> ir.Game:
     """Check one version; its diagnostics (and exit 1) when it does not check cleanly."""
     from cardsmith.compiler.api import check_game
     from cardsmith.compiler.loader import LoadError
-    from cardsmith.dsl.diagnostics import render
+    from cardsmith.dsl.diagnostics import problem, render_all
 
     try:
         checked = check_game(target)
     except LoadError as exc:
-        _err(f"error: {label}: {exc.message}")
-        if exc.hint:
-            _err(f"  = hint: {exc.hint}")
+        _err(problem(f"{label}: {exc.message}", exc.hint))
         raise typer.Exit(EXIT_USAGE) from None
     if not checked.ok or checked.game is None:
         color = "NO_COLOR" not in os.environ and sys.stderr.isatty()
-        for d in checked.diagnostics:
-            _err(render(d, checked.sources, color=color))
+        _err(render_all(checked.diagnostics, checked.sources, color=color))
         _err(f"{label}: {len(checked.errors)} error(s); cannot compare")
         raise typer.Exit(EXIT_INPUT)
     return checked.game
