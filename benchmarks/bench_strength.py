@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
@@ -104,7 +105,12 @@ def main() -> int:
             for opponent in args.opponents.split(","):
                 jobs = [(game_id, args.agent, opponent, seed, args.max_actions)
                         for seed in range(args.seed, args.seed + args.matches)]
-                results = list(pool.map(play, jobs))
+                results = []
+                for job, result in zip(jobs, pool.map(play, jobs), strict=True):
+                    results.append(result)  # (progress on stderr: a match against greedy takes minutes)
+                    outcome = "won" if result.won else "lost" if result.lost else "no winner"
+                    print(f"  {game_id} vs {opponent} seed {job[3]}: {outcome}, {result.decisions} decisions, "
+                          f"{result.seconds / max(result.decisions, 1):.2f} s/decision", file=sys.stderr, flush=True)
                 n = len(results)
                 won = sum(r.won for r in results)
                 low, high = wilson(won, n)

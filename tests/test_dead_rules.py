@@ -69,16 +69,23 @@ def rule_of(action: Action) -> Any:
 
 
 class Builder:
-    """Construct & Combat: buys a construct whenever one is offered; otherwise random
-    (a RandomAgent, asked through its seat's view, drawing from the same generator)."""
+    """Construct & Combat: buys a construct whenever one is offered, and uses a built
+    construct's ability one time in two when one is offered; otherwise random (a
+    RandomAgent, asked through its seat's view, drawing from the same generator)."""
 
     def __init__(self, seed: int) -> None:
         self.fallback = RandomAgent(seed)
         self.rng = self.fallback.rng
 
     def script(self, match: PlayedMatch, actions: list[Action]) -> Action:
-        buys = [a for a in actions if isinstance(match.pending, ActionWindow) and rule_of(a) == "buy_construct"]
-        return self.rng.choice(buys) if buys else ask(self.fallback, match, actions)
+        window = isinstance(match.pending, ActionWindow)
+        buys = [a for a in actions if window and rule_of(a) == "buy_construct"]
+        if buys:
+            return self.rng.choice(buys)
+        uses = [a for a in actions if window and isinstance(rule_of(a), tuple)]
+        if uses and self.rng.random() < 0.5:
+            return self.rng.choice(uses)
+        return ask(self.fallback, match, actions)
 
 
 class Closer:

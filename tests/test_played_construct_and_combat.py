@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 
 import cardsmith
+from cardsmith.engine import runtime as rt
 from cardsmith.engine.flow import PlayedMatch
-from cardsmith.engine.moves import Action
+from cardsmith.engine.moves import Action, ActionWindow
 from cardsmith.model.state import Card, Player
 
 ATTACKS = ("ambush", "plunder", "siege", "arson")
@@ -43,6 +44,12 @@ def kind(action: Action) -> str:
         if isinstance(move, tuple) and move and move[0] == "activate":
             return "activate"
     return "choice"
+
+
+def paying(match: PlayedMatch) -> bool:
+    """Is the match asking a question of a cost being paid (which resources to hand over)?"""
+    pending = match.pending
+    return isinstance(pending, rt.Choose | rt.ChooseOption) and bool(pending.paying)
 
 
 def activated_card(action: Action) -> Card:
@@ -94,9 +101,12 @@ def play(game: Any, seed: int, players: int, mode: str, favour: tuple[str, ...],
         if kind(chosen) == "activate":
             tally.abilities[chosen.description.split(":")[0] + ": " + chosen.description.split(": ")[1]] += 1
         match.apply(chosen)
+        steps += 1
+        while paying(match) and steps < MAX_ACTIONS:  # the cost's questions: which cards pay
+            match.apply(rng.choice(match.legal_actions()))
+            steps += 1
         if applied is not None:
             applied(match, chosen)
-        steps += 1
     assert match.is_over and match.error is None, match.result
     tally.matches += 1
     tally.actions += steps
@@ -211,7 +221,8 @@ def test_defend_is_offered_to_the_attacked_player_while_the_attack_waits(game: A
             assert len(waiting) == 1 and waiting[0]["player"] == f"player{action.player + 1}"
         elif kind(action) == "defend":
             target["defended"] = True
-        if target.get("player") is not None and not match.stack_programs:  # the attack has resolved
+        if target.get("player") is not None and not match.stack_programs \
+                and isinstance(match.pending, ActionWindow):  # the attack has resolved (its effect's choices made)
             t = target["player"]
             if target["defended"] and target["attack"] in ("ambush", "siege"):
                 assert counter(t, "cp") == target["cp"], "a defended attack took CP"

@@ -58,6 +58,11 @@ function rebound_loop_variable() {
   }
   return z
 }
+function can_go(c: card, z: zone) {
+  if not in_play(c) or c.zone == z { return no }
+  return c.attack > 0
+}
+function goers() = count(all units where can_go(it, battlefield))
 card "Banner" {
   type: Unit
   faction: Red
@@ -115,7 +120,8 @@ def test_an_implied_test_is_not_moved_where_a_local_would_hide_its_names(tmp_pat
 
 def test_planned_queries_answer_as_before_and_a_raising_zone_test_falls_back(tmp_path: Path) -> None:
     game = CompiledGame(_ir(tmp_path))
-    assert "lambda v_it: F_in_play(m, ctx, v_it)" in game.source  # ready_units got a zone test
+    # ready_units got a zone test (in_play(it), written in line), then its card test
+    assert "F_on_field, v_it.zone)))), (lambda v_it: F_ready(m, ctx, v_it)), 1)" in game.source
     match = Match(game, seed=1, players=2)
     p1 = match.players[0]
     for zone in (match.zone("hand", p1), match.zone("battlefield", None), match.zone("deck", p1)):
@@ -207,14 +213,42 @@ def test_a_zone_test_of_whole_match_functions_is_remembered_per_zone(tmp_path: P
     assert not queryplan.zone_constant(ir.Call(func="per_gold", args=[it], span=span), constant, decls)  # gold
     assert not queryplan.zone_constant(ir.Call(func="in_play", args=[it], span=span), set(), decls)
     game = CompiledGame(game_ir)
-    assert "(lambda v_it: F_in_play(m, ctx, v_it)), None, 1)" in game.source \
-        or "(lambda v_it: F_in_play(m, ctx, v_it)), (lambda" in game.source
+    assert "F_on_field, v_it.zone)))), (lambda v_it: F_ready(m, ctx, v_it)), 1)" in game.source
     match = Match(game, seed=1, players=2)
     p1 = match.players[0]
     for zone in (match.zone("hand", p1), match.zone("battlefield", None)):
         match.create_card("Knight", zone, p1)
     ctx = rt.Ctx(p1, None)
     assert game.handlers[("function", "ready_units")](match, ctx) == 1
-    kept = {key[2].name: value for key, value in match.match_memo.items() if key[0] == "zone test"}
+    kept = {zone.name: value for zone, value in match.match_memo[("zone test", 1)].items()}
     assert kept == {"hand": False, "battlefield": True}
     assert game.handlers[("function", "ready_units")](match, ctx) == 1  # (read back: the same answer)
+
+
+def test_a_zone_test_splits_into_the_part_remembered_per_zone_and_the_part_asked_each_time(
+        tmp_path: Path) -> None:
+    """`can_go(it, battlefield)` implies `in_play(it) and not it.zone == battlefield`: not
+    the same all match long as a whole, but its `in_play(it)` is. q.query remembers that part
+    per zone (the site) and asks the other (`zone_also`) of the zones it lets through."""
+    game_ir = _ir(tmp_path)
+    decls = {f.name: f for f in game_ir.functions}
+    planner = queryplan.ZonePlanner(game_ir, pure_functions(game_ir))
+    by_zone, _rest = planner.split(_where(game_ir, "goers"), set())
+    constant, varying = queryplan.split_constant(by_zone, {"on_field"}, decls)
+    assert [p.func for p in constant if isinstance(p, ir.Call)] == ["in_play"] and len(constant) == 1
+    assert len(varying) == 1 and isinstance(varying[0], ir.Not)
+    game = CompiledGame(game_ir)
+    body = game.source.split("def F_goers")[1].split("\ndef ")[0]
+    assert "(lambda v_it: F_can_go(m, ctx, v_it, m.zones[('battlefield', -1)]))" in body
+    assert "(lambda v_it: (not (v_it.zone is m.zones[('battlefield', -1)])))))" in body
+    # (the whole condition, the zone test, the card test, then the site)
+    site = int(body.split("F_can_go(m, ctx, v_it, m.zones[('battlefield', -1)])), ")[2].split(",")[0])
+    match = Match(game, seed=1, players=2)
+    p1 = match.players[0]
+    for zone in (match.zone("hand", p1), match.zone("battlefield", None), match.zone("battlefield", None)):
+        match.create_card("Knight", zone, p1)
+    ctx = rt.Ctx(p1, None)
+    assert game.handlers[("function", "goers")](match, ctx) == 0  # in play, but already on the battlefield
+    kept = {zone.name: value for zone, value in match.match_memo[("zone test", site)].items()}
+    assert kept == {"hand": False, "battlefield": True}  # the remembered part alone
+    assert game.handlers[("function", "goers")](match, ctx) == 0

@@ -7,7 +7,7 @@ digest recorded in tests/reference/seeded_logs.json. A change that alters any ev
 card id, description or roll fails here, naming the game, seed and agents.
 
 When a change is *meant* to alter play, regenerate the record and say why in the commit:
-    .venv/bin/python tests/test_seeded_logs.py --update
+    .venv/bin/python tests/test_seeded_logs.py --update [GAME ...]
 """
 
 from __future__ import annotations
@@ -52,7 +52,11 @@ def test_seeded_logs_are_unchanged(game_id: str) -> None:
             f"run `.venv/bin/python tests/test_seeded_logs.py --update` and say why in the commit")
 
 
-if __name__ == "__main__" and sys.argv[1:] == ["--update"]:
-    record = {key(g, k, s, m): digest(g, k, s, m) for g in GAMES for k, s, m in RUNS}
+if __name__ == "__main__" and sys.argv[1:2] == ["--update"]:
+    # `--update [GAME ...]`: only the games named (all when none is), so a change meant to
+    # alter one game cannot quietly re-record another's
+    chosen = sys.argv[2:] or GAMES
+    record = json.loads(RECORD.read_text(encoding="utf-8")) if RECORD.exists() else {}
+    record.update({key(g, k, s, m): digest(g, k, s, m) for g in chosen for k, s, m in RUNS})
     RECORD.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    print(f"wrote {len(record)} digests to {RECORD}")
+    print(f"wrote {len(chosen) * len(RUNS)} digests of {', '.join(chosen)} to {RECORD}")

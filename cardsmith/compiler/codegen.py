@@ -25,6 +25,7 @@ import jinja2
 from cardsmith.compiler import legality, queryplan
 from cardsmith.compiler.codegen_exprs import ExprWriter, Scope, ident
 from cardsmith.compiler.codegen_stmts import BodyWriter
+from cardsmith.compiler.inline import inlinable_functions
 from cardsmith.compiler.linetable import table_source
 from cardsmith.compiler.namekinds import NAME_PARAM_TYPES, global_name_kinds
 from cardsmith.compiler.purity import match_constant_functions, nodes, pure_functions
@@ -47,6 +48,27 @@ class Function:
     lines: list[str]
     cards_lines: list[int]  # per line: the .cards line of its rule statement (0: none)
     generator: bool = True
+
+
+def recursive_functions(game: ir.Game) -> set[str]:
+    """The functions a chain of function calls leads back to (itself included). Functions
+    change nothing and emit nothing, so function calls are the only way one can run again
+    before it returns."""
+    calls = {f.name: {n.func for n in nodes([f.expr, f.body]) if isinstance(n, ir.Call)}
+             for f in game.functions if not f.native}
+    found: set[str] = set()
+    for name in calls:
+        seen: set[str] = set()
+        todo = list(calls[name])
+        while todo:
+            callee = todo.pop()
+            if callee == name:
+                found.add(name)
+                break
+            if callee in calls and callee not in seen:
+                seen.add(callee)
+                todo.extend(calls[callee])
+    return found
 
 
 def function(name: str, params: list[str], origin: str, writer: ExprWriter, generator: bool = True) -> Function:
@@ -155,6 +177,9 @@ class CodeGenerator:
             game, {z.name for z in game.zones if z.scope != "player"},
             {name for name, kind in self.field_kinds.items() if kind == "player_zone"})
         self.planner = queryplan.ZonePlanner(game, self.pure)
+        # small pure functions written in line where they are called (inline.py)
+        self.inlinable = inlinable_functions(game, self.pure, self.match_constant)
+        self.inline_temps = 0  # temporaries holding such a function's arguments
         self.procedures = {p.name: p for p in game.procedures}
         # procedures some rule, card or keyword hooks: calls to them go through the engine
         self.hooked = hooked_procedures(game)
@@ -176,6 +201,7 @@ class CodeGenerator:
         self.name_kinds = global_name_kinds(game)
         self.body_functions = {f.name for f in game.functions
                                if not f.native and f.expr is None and self._yields(f)}
+        self.recursive = recursive_functions(game)
 
     def origin(self, node: ir.Node, what: str) -> str:
         """The comment naming where a function comes from: its file relative to the
@@ -227,8 +253,9 @@ class CodeGenerator:
         return writer.yields
 
     def add(self, key: tuple[str, ...], name: str, params: list[str], origin: str, body: list[ir.Stmt],
-            scope: Scope, generator: bool = True) -> None:
+            scope: Scope, generator: bool = True, entry_step: bool = True) -> None:
         writer = BodyWriter(self)
+        writer.entry_step = entry_step
         writer.block(body, scope)
         self.functions.append(function(name, params, origin, writer, generator=generator))
         self.handlers.append((repr(key), name))
@@ -259,8 +286,10 @@ class CodeGenerator:
                 self.add_expr(("function", f.name), ident(f.name, "F_"), params, self.origin(f, f"function {f.name}"),
                               f.expr, scope)
             else:
+                # a call counts a step as the guard against rules that never end; a function
+                # no call cycle leads back to can only end (its loops count their own steps)
                 self.add(("function", f.name), ident(f.name, "F_"), params, self.origin(f, f"function {f.name}"),
-                         f.body, scope, generator=f.name in self.body_functions)
+                         f.body, scope, generator=f.name in self.body_functions, entry_step=f.name in self.recursive)
         for i, s in enumerate(g.setup):
             self.add(("setup", str(i)), f"S_setup_{i}", [], self.origin(s, "setup"), s.body, Scope())
         for z in g.zones:

@@ -16,17 +16,18 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from cardsmith.compiler import queryplan
+from cardsmith.compiler import inline, queryplan
 from cardsmith.dsl import ir
 from cardsmith.dsl.visitor import Visitor, members
 from cardsmith.dsl.words import EVERY_DETERMINERS
+from cardsmith.model.values import MAX_NUMBER
 
 if TYPE_CHECKING:
     from cardsmith.compiler.codegen import CodeGenerator
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # generated code for a plain variable (a local, or `self` / `you`): safe to read twice
-_VARIABLE = re.compile(r"(v_[A-Za-z0-9_]+|ctx\.self|ctx\.you)\Z")
+_VARIABLE = re.compile(r"(v_[A-Za-z0-9_]+|_i[0-9]+|ctx\.self|ctx\.you)\Z")
 
 
 class CodegenError(Exception):
@@ -49,12 +50,16 @@ class Scope:
     # locals certainly holding a card (a query's `it`, a loop over a card query): their
     # built-in fields and statuses are read straight off the engine's Card object
     cards: set[str] = field(default_factory=set)
+    # in a function body written in line (inline.py): its parameters, as the code of the
+    # caller's arguments they stand for
+    bound: dict[str, str] = field(default_factory=dict)
 
     def child(self) -> Scope:
-        return Scope(set(self.locals), set(self.cards))
+        return Scope(set(self.locals), set(self.cards), dict(self.bound))
 
     def bind(self, name: str, card: bool = False) -> None:
         self.locals.add(name)
+        self.bound.pop(name, None)
         if card:
             self.cards.add(name)
         else:
@@ -79,6 +84,7 @@ class ExprWriter(Visitor):
         self.indent = indent
         self.temp = 0
         self.yields = False
+        self.inline_depth = 0  # functions being written in line inside each other (inline.py)
 
     def line(self, text: str) -> None:
         if "yield" in text:  # (a string literal with the word in it only costs a generator)
@@ -139,8 +145,12 @@ class ExprWriter(Visitor):
         return self.attr(e, scope)
 
     def visit_Call(self, e: ir.Call, scope: Scope, decide: bool) -> str:
-        args = ", ".join(self.call_args(e, scope))
+        arg_list = self.call_args(e, scope)
+        args = ", ".join(arg_list)
         if e.func in self.gen.native_functions:
+            fast = self.native_in_line(e.func, arg_list)
+            if fast is not None:
+                return fast
             return f"fn.fn_{ident(e.func, '')}(m, ctx{', ' if args else ''}{args})"
         body = e.func in self.gen.body_functions
         if e.func in self.gen.match_constant:  # the same for the same arguments all match long
@@ -153,8 +163,58 @@ class ExprWriter(Visitor):
             # (read in line like a whole-match memo, this measured no faster: a key holding the
             # state version misses after every change)
             return f"{helper}(m, ctx, {ident(e.func, 'F_')}, {purity.reads_actor!r}{', ' if args else ''}{args})"
+        written = self.inline(e.func, arg_list, scope)
+        if written is not None:
+            return written
         call = f"{ident(e.func, 'F_')}(m, ctx{', ' if args else ''}{args})"
         return f"rt.run_pure(m, {call})" if body else call
+
+    def inline(self, func: str, args: list[str], scope: Scope) -> str | None:
+        """The body of a small pure function written in place of its call (inline.py),
+        None where it is called. Its parameters stand for the arguments' code; an argument
+        that is not a plain variable or literal is evaluated once, first, into a temporary."""
+        decl = self.gen.inlinable.get(func)
+        if decl is None or self.inline_depth >= inline.MAX_DEPTH or len(args) != len(decl.params):
+            return None
+        certain = {scope.bound.get(name, ident(name)) for name in scope.cards}
+        inner = Scope()
+        first: list[str] = []
+        for p, code in zip(decl.params, args, strict=True):
+            if not inline.plain(code):
+                self.gen.inline_temps += 1
+                temp = f"_i{self.gen.inline_temps}"
+                first.append(f"({temp} := {code})")
+                code = temp
+            inner.locals.add(p.name)
+            inner.bound[p.name] = code
+            if code in certain:
+                inner.cards.add(p.name)
+        self.inline_depth += 1
+        try:
+            body = self.expr(decl.expr, inner, decide=False)
+        finally:
+            self.inline_depth -= 1
+        return f"({', '.join(first)}, {body})[-1]" if first else f"({body})"
+
+    def native_in_line(self, func: str, args: list[str]) -> str | None:
+        """abs, min, max of plain ints and a placed card's position, written in line as
+        the engine's functions (engine/functions.py) answer them first; any other
+        argument goes to the function."""
+        if func == "abs" and len(args) == 1:
+            first, x = self.held(args[0])
+            return f"((-{x} if {x} < 0 else {x}) if type({first}) is int else fn.fn_abs(m, ctx, {x}))"
+        if func in ("min", "max") and len(args) == 2:
+            guarded = self.int_guard(*args)
+            if guarded is None:
+                return None
+            guard, (a, b) = guarded
+            keep = ">=" if func == "max" else "<="
+            return f"(({a} if {a} {keep} {b} else {b}) if {guard} else fn.fn_{func}(m, ctx, {a}, {b}))"
+        if func == "position" and len(args) == 1:
+            first, card = self.held(args[0])
+            return (f"({card}.position if type({first}) is rt.Card and {card}.position is not None "
+                    f"else fn.fn_position(m, ctx, {card}))")
+        return None
 
     def remembered_in_line(self, e: ir.Call, call: str, args: str) -> str:
         """A whole-match memo read in line: the remembered value is looked up in the match's
@@ -178,7 +238,49 @@ class ExprWriter(Visitor):
         return f"rt.index({self.expr(e.obj, scope)}, {self.expr(e.index, scope)})"
 
     def visit_BinOp(self, e: ir.BinOp, scope: Scope, decide: bool) -> str:
-        return f"rt.{_ARITH[e.op]}({self.expr(e.left, scope)}, {self.expr(e.right, scope)})"
+        left, right = self.expr(e.left, scope), self.expr(e.right, scope)
+        if e.op in _INT_ARITH:
+            return self.int_arith(e.op, left, right)
+        return f"rt.{_ARITH[e.op]}({left}, {right})"
+
+    def held(self, code: str) -> tuple[str, str]:
+        """Generated code read more than once: (its first read, its later reads). A plain
+        variable or literal is read as it is; anything else is evaluated once, at its first
+        read, into a temporary (an assignment expression)."""
+        if inline.plain(code):
+            return code, code
+        self.gen.inline_temps += 1
+        temp = f"_i{self.gen.inline_temps}"
+        return f"({temp} := {code})", temp
+
+    def int_guard(self, *codes: str) -> tuple[str, list[str]] | None:
+        """A test that every operand is a plain int, evaluating each once and in order, and
+        the operands' names for after it; None if an operand is a literal other than an int."""
+        firsts, names = [], []
+        for code in codes:
+            first, name = self.held(code)
+            firsts.append(first)
+            names.append(name)
+        tested = [f for f, code in zip(firsts, codes, strict=True) if not _INT_LITERAL.match(code)]
+        if any(inline.plain(code) and not _INT_LITERAL.match(code) and not _VARIABLE.match(code)
+               and not code.startswith("_i") for code in codes):
+            return None  # a text or fraction literal, None, true or false: never a plain int
+        if not tested:
+            return None  # two literals: the helper answers (an error, a bound) as it would
+        return " is ".join(f"type({f})" for f in tested) + " is int", names
+
+    def int_arith(self, op: str, left: str, right: str) -> str:
+        """`a + b` (or -, *): two plain ints are added in line, a result within the
+        number limit (values.MAX_NUMBER) kept; anything else, or a result beyond the limit,
+        goes to the helper, which answers or raises as it always has."""
+        guarded = self.int_guard(left, right)
+        if guarded is None:
+            return f"rt.{_ARITH[op]}({left}, {right})"
+        guard, (a, b) = guarded
+        self.gen.inline_temps += 1
+        result = f"_i{self.gen.inline_temps}"
+        return (f"({result} if {guard} and {-MAX_NUMBER!r} <= ({result} := {a} {op} {b}) <= {MAX_NUMBER!r} "
+                f"else rt.{_ARITH[op]}({a}, {b}))")
 
     def visit_Neg(self, e: ir.Neg, scope: Scope, decide: bool) -> str:
         return f"rt.neg({self.expr(e.operand, scope)})"
@@ -252,7 +354,21 @@ class ExprWriter(Visitor):
                 return f"({obj}.base[{e.name!r}] if type({obj}) is rt.Card and not {obj}.modifiers " \
                        f"and {e.name!r} in {obj}.base else rt.card_stat(m, {obj}, {e.name!r}))"
             return f"rt.card_stat(m, {obj}, {e.name!r})"
-        return f"rt.attr(m, {obj}, {e.name!r})"
+        return self.attr_in_line(e, obj) or f"rt.attr(m, {obj}, {e.name!r})"
+
+    def attr_in_line(self, e: ir.Attr, obj: str) -> str | None:
+        """A field read rt.attr would answer by the value's type, answered in line for the
+        type it most likely has, with rt.attr for any other: a cell's `x` / `y`, and an
+        enum value's property (`c.colour.code`: a field of a field). None: no guess."""
+        if e.name in ("x", "y"):  # a cell's coordinate (`position(u).x`), read as rt.attr reads it
+            first, held = self.held(obj)
+            return (f"({held}[{'xy'.index(e.name)}] if type({first}) is tuple and len({held}) == 2 "
+                    f"else rt.attr(m, {held}, {e.name!r}))")
+        if isinstance(e.obj, ir.Attr):
+            first, held = self.held(obj)
+            return (f"(m.game.enum_props.get(({held}.enum, {held}.name), rt.NO_PROPS).get({e.name!r}) "
+                    f"if type({first}) is rt.EnumValue else rt.attr(m, {held}, {e.name!r}))")
+        return None
 
     def identity(self, e: ir.Expr, scope: Scope) -> bool:
         """Is `e` certainly a card, player or zone (or none)? Then `==` is `is`."""
@@ -283,6 +399,12 @@ class ExprWriter(Visitor):
             return f"({other} is {'not ' if e.op == '!=' else ''}None)"
         if e.op in ("==", "!=") and not literal and (self.identity(e.left, scope) or self.identity(e.right, scope)):
             return f"({left} is {'not ' if e.op == '!=' else ''}{right})"  # as rt.same does for these
+        guarded = self.int_guard(left, right)
+        if guarded is not None:  # two plain ints compared in line, as the helpers do first
+            guard, (a, b) = guarded
+            slow = {"==": f"rt.same({a}, {b})", "!=": f"not rt.same({a}, {b})"}.get(e.op) \
+                or f"rt.{_ORDER[e.op]}({a}, {b})"
+            return f"({a} {e.op} {b} if {guard} else {slow})"
         if e.op == "==":
             return f"rt.same({left}, {right})"
         if e.op == "!=":
@@ -325,6 +447,9 @@ class ExprWriter(Visitor):
         return self.expr(arg, scope)
 
     def ref(self, name: str, scope: Scope) -> str:
+        bound = scope.bound.get(name)
+        if bound is not None:  # a parameter of a function written in line: its argument
+            return bound
         if name in scope.locals:
             return ident(name)
         builtin = _BUILTINS.get(name)
@@ -369,15 +494,20 @@ class ExprWriter(Visitor):
         by_zone, rest = self.gen.planner.split(e.where, inner.locals)
         if not by_zone:
             return ""
-        joined = queryplan.join(by_zone)
-        zone_test = self.expr(joined, inner, decide=False)
         rest_expr = queryplan.join(rest)
         card_test = f"(lambda v_it: {self.expr(rest_expr, inner, decide=False)})" if rest_expr is not None else "None"
-        if joined is not None and queryplan.zone_constant(joined, self.gen.match_constant, self.gen.function_decls):
-            # one answer per zone for the whole match: q.query remembers it under this site
-            self.gen.zone_sites += 1
-            return f", (lambda v_it: {zone_test}), {card_test}, {self.gen.zone_sites!r}"
-        return f", (lambda v_it: {zone_test}), {card_test}"
+        constant, varying = queryplan.split_constant(by_zone, self.gen.match_constant, self.gen.function_decls)
+        joined = queryplan.join(constant or varying)
+        assert joined is not None
+        zone_test = f"(lambda v_it: {self.expr(joined, inner, decide=False)})"
+        if not constant:
+            return f", {zone_test}, {card_test}"
+        # one answer per zone for the whole match: q.query remembers it under this site,
+        # and asks the part that is not (`it.zone is not z`) at every query
+        self.gen.zone_sites += 1
+        also = queryplan.join(varying)
+        also_test = f", (lambda v_it: {self.expr(also, inner, decide=False)})" if also is not None else ""
+        return f", {zone_test}, {card_test}, {self.gen.zone_sites!r}{also_test}"
 
 
 def _literal(code: str) -> bool:
@@ -392,6 +522,9 @@ def _literal(code: str) -> bool:
 
 # card built-ins that hold a card, player or zone (or none)
 _ENTITY_BUILTINS = frozenset({"zone", "controller", "owner", "host"})
+# operators whose helper first tries two plain ints (values.add, sub, mul)
+_INT_ARITH = frozenset({"+", "-", "*"})
+_INT_LITERAL = re.compile(r"-?[0-9]+\Z")
 _ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "//": "floordiv", "%": "mod"}
 _ORDER = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 # expressions whose Python value is already True or False

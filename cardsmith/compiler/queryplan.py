@@ -130,6 +130,21 @@ def zone_constant(test: ir.Expr, match_constant: set[str] | frozenset[str],
     return True
 
 
+def split_constant(by_zone: list[ir.Expr], match_constant: set[str] | frozenset[str],
+                   functions: dict[str, ir.FunctionDecl]) -> tuple[list[ir.Expr], list[ir.Expr]]:
+    """(the zone test's conjuncts that are the same for a zone all match long, the rest).
+    `in_play(it) and it.zone is not z` — the guard can_move_to implies — is not constant as
+    a whole, but its `in_play(it)` is: q.query remembers that part per zone and asks only
+    `it.zone is not z` at every query. Sound for the same reason as the split itself: the
+    parts are pure, and only the truth of their conjunction is kept."""
+    constant: list[ir.Expr] = []
+    varying: list[ir.Expr] = []
+    for whole_part in by_zone:
+        for part in conjuncts(whole_part):
+            (constant if zone_constant(part, match_constant, functions) else varying).append(part)
+    return constant, varying
+
+
 class ZonePlanner(Visitor):
     """Knows, for a game, which function parameters are read only as `.zone`. A visitor
     for that one question (`reads_only_zone`): the node kinds that read or rebind a name."""

@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from cardsmith.dsl.source import Span
+from cardsmith.dsl.words import EVERY_DETERMINERS
 from cardsmith.util.fastmodel import fill
 
 # a game's `turn_limit` when it declares none (GameDecl.turn_limit), and the most it may declare
@@ -702,6 +703,36 @@ def action_parameters(body: list[Stmt]) -> int:
             break
         lead += 1
     return lead
+
+
+# determiners of a query that do not ask anybody: every match, or one picked by chance
+_NOT_ASKING = EVERY_DETERMINERS | {"random"}
+
+
+def parameter_questions(body: list[Stmt]) -> int:
+    """How many questions an action's (or ability's) parameters ask when it runs: one per
+    leading `choose`, and one per query that asks for a card in a leading `let`'s value
+    (`let g = another gem`) — the code generator writes such a query as a choice, but not
+    one inside another query's zone or condition (codegen_exprs.query). The questions its
+    cost asks come after these (engine/moves.MoveFinder.parameter_count)."""
+    count = 0
+    for stmt in body[:action_parameters(body)]:
+        if isinstance(stmt, Choose):
+            count += 1
+            continue
+        stack: list[object] = [stmt.value] if isinstance(stmt, Let) else []
+        while stack:
+            item = stack.pop()
+            if isinstance(item, Query):
+                count += item.det not in _NOT_ASKING
+                stack.append(item.count)  # (its zone and condition are read, never asked)
+            elif isinstance(item, BaseModel):
+                stack.extend(getattr(item, name) for name in type(item).model_fields)
+            elif isinstance(item, list | tuple):
+                stack.extend(item)
+            elif isinstance(item, dict):
+                stack.extend(item.values())
+    return count
 
 
 class CheckDecl(Node):

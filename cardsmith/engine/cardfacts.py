@@ -14,7 +14,8 @@ are read generically from the match log and the zones the game declares:
 - *played*: a card the seat named in one of its own moves, taken from one of its own
   zones that is not public, which the same move put into a public zone. So a card put
   on the table from a hand is played, and so is a unit hired from a hidden deck into a
-  starting garrison; a deck-building pick that puts cards into a hidden draw pile is not.
+  starting garrison; a deck-building pick that puts cards into a hidden draw pile is not,
+  nor is a card handed over to pay a cost (an answer to a question the cost asks).
 - *seen* (the "games in hand" of card analytics): in the opening hand, drawn, or played.
 
 Only card names are kept: copies of one card count once per (match, seat) for the
@@ -64,6 +65,8 @@ class PlayWatcher:
         self.picks: list[tuple[int, str, int]] = []  # (seat, card as the log names it, log index)
 
     def __call__(self, match: PlayedMatch, action: Action) -> None:
+        if getattr(match.pending, "paying", ""):
+            return  # cards handed over to pay a cost are paid, not played
         picked = action.payload[1] if isinstance(action.payload, tuple) else action.payload
         for value in picked if isinstance(picked, list) else [picked]:
             for card in value if isinstance(value, list) else [value]:

@@ -25,7 +25,7 @@ from cardsmith.engine import copies
 from cardsmith.engine import runtime as rt
 from cardsmith.engine.coverage import PASSED_OVER, RUN, SKIPPED, Tally
 from cardsmith.engine.match import ENDLESS
-from cardsmith.engine.moves import MAX_WINDOW_MOVES, Action, ActionWindow, MoveFinder, from_own_hand
+from cardsmith.engine.moves import MAX_COMBINATIONS, MAX_WINDOW_MOVES, Action, ActionWindow, MoveFinder, from_own_hand
 from cardsmith.engine.replica import portable
 from cardsmith.engine.seatview import SeatNames, determinize, observe
 from cardsmith.model.state import Card, Player
@@ -539,14 +539,22 @@ class PlayedMatch(MoveFinder):
         try:
             for seat in seated:
                 reply = yield from self._priority(seat, stage, sealed=True)
-                if reply is not None:
-                    picks.append((seat, reply))
+                if reply is None:
+                    continue
+                move, choices = reply
+                if self.move_key(move) in self.game.asks_while_paying:
+                    # how the pick pays is part of the pick: asked now, sealed with it
+                    paying = yield from self._cost_answers(move, seat, choices)
+                    if paying is None:
+                        continue
+                    reply = (move, paying)
+                picks.append((seat, reply))
         finally:
             self._close_seal()
         for seat, (move, choices) in picks:
             if self.over:
                 return
-            if seat.eliminated or self._try(move, seat, list(choices)) is not True:
+            if seat.eliminated or not self.legal_with(move, seat, list(choices)):
                 self.record("pick_dropped", player=seat.name, move=self._label(move))
                 continue
             if isinstance(move, str):
@@ -563,10 +571,16 @@ class PlayedMatch(MoveFinder):
     def _take(self, move: Any, player: Player, choices: list[Any]) -> Generator[Any, Any, bool]:
         """Carry out a move with its chosen parameters. An immediate one runs to its end;
         one of stack or instant speed is paid, then its effect waits on the stack (True)."""
+        played = self._played(player, choices)  # (where the cards are before the move runs)
+        if self.move_key(move) in self.game.asks_while_paying:
+            paying = yield from self._cost_answers(move, player, choices)
+            if paying is None:
+                self.record("pick_dropped", player=player.name, move=self._label(move))
+                return False
+            choices = paying
         program, speed, label = self._program(move, player)
         if self.tally is not None:
             self.tally.taken(move)
-        played = self._played(player, choices)  # (where the cards are before the move runs)
         script = list(choices)
         reply: Any = None
         # the answers given so far, as probing keys the options it found (rt.probed_options):
@@ -602,6 +616,27 @@ class PlayedMatch(MoveFinder):
                 reply = yield request
             except rt.Fizzled as fizzled:
                 reply = fizzled
+
+    def _cost_answers(self, move: Any, player: Player, choices: list[Any]) -> Generator[Any, Any, list[Any] | None]:
+        """The move's parameters followed by the answers to the questions its cost asks,
+        each asked now of the player it names, offering only the answers from which the
+        cost can still be paid (moves.cost_question). Nothing on the table changes while
+        they are asked: the cost is then paid, and the effect run, with all the answers —
+        as a player at the table says how they pay before handing the cards over. None:
+        the cost can no longer be paid."""
+        answers = list(choices)
+        for _ in range(MAX_COMBINATIONS):
+            question = self.cost_question(move, player, answers)
+            if question is True:
+                return answers
+            if question is None or question is False:
+                return None
+            request, allowed = question
+            reply = yield request
+            if isinstance(request, rt.ChooseOption) and type(reply) is int and 0 <= reply < len(allowed):
+                reply = allowed[reply]
+            answers.append(reply)
+        return None
 
     def _emit_played(self, player: Player, cards: list[Card]) -> Generator[Any, Any, None]:
         """`played(card, player)` for each card the move played, once the move is carried

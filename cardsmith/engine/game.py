@@ -76,6 +76,12 @@ class CompiledGame:
         # actions whose legal combinations the compiler computes without probing (compiler/legality.py)
         self.legality: dict[str, Any] = {a.name: self.handlers[("legal", a.name)] for a in game.actions
                                          if ("legal", a.name) in self.handlers}
+        # per action (or ability key), how many of its questions before payment are its
+        # parameters (filled as moves are probed: engine/moves.MoveFinder.parameter_count)
+        self.parameter_counts: dict[Any, int] = {}
+        # the actions (and ability keys) whose cost has been seen to ask a question: taking
+        # one first asks those questions (flow._cost_answers); the others skip that probe
+        self.asks_while_paying: set[Any] = set()
         self.cardtypes = {t.name: t for t in game.cardtypes}
         self.nouns: dict[str, str | None] = {"card": None, "cards": None}
         for t in game.cardtypes:

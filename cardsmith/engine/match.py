@@ -29,7 +29,7 @@ from cardsmith.engine import runtime as rt
 from cardsmith.engine.events import MAX_DEPTH, EventsAndStatics
 from cardsmith.engine.scenario_steps import ScenarioSteps
 from cardsmith.engine.turnorder import TurnOrder
-from cardsmith.model.state import Card, Number, Player, Zone, named, normalize
+from cardsmith.model.state import Card, Number, Player, Zone, named, normalize, set_counted
 
 if TYPE_CHECKING:
     from cardsmith.engine.coverage import Tally
@@ -231,11 +231,13 @@ class Match(EventsAndStatics, ScenarioSteps, TurnOrder):
                 pass
             else:
                 del old_zone.cards[old_index]
+                old_zone.count(card, -1)
         if zone is not None:
             if top:
                 zone.cards.insert(0, card)
             else:
                 zone.cards.append(card)
+            zone.count(card, 1)
         card.zone = zone
         if self.journal is None:  # nothing will roll this back: no inverse to write
             self.version = next(self._versions)
@@ -245,8 +247,10 @@ class Match(EventsAndStatics, ScenarioSteps, TurnOrder):
             self._statics_cache = None
             if zone is not None and card in zone.cards:
                 zone.cards.remove(card)
+                zone.count(card, -1)
             if old_zone is not None and old_index is not None:
                 old_zone.cards.insert(old_index, card)
+                old_zone.count(card, 1)
             card.zone = old_zone
         self.undoable(undo)
 
@@ -528,11 +532,13 @@ class Match(EventsAndStatics, ScenarioSteps, TurnOrder):
     def set_attr(self, obj: Any, name: str, value: Any) -> None:
         self._statics_cache = None
         old = getattr(obj, name)
-        setattr(obj, name, value)
+        # a card's type and controller are what its zone counts it by (Zone.count)
+        change = set_counted if (name == "type" or name == "controller") and type(obj) is Card else setattr
+        change(obj, name, value)
 
         def undo() -> None:
             self._statics_cache = None
-            setattr(obj, name, old)
+            change(obj, name, old)
         self.undoable(undo)
 
     def resolve_stack(self) -> Generator[Any, Any, None]:

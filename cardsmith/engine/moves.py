@@ -151,6 +151,8 @@ class MoveFinder(Match):
     tally: Tally | None
     offers_cut: Counter[str]
     _picks_cut: bool
+    # the question a probe (_try) stopped at, still open (read right after it returns a list)
+    _asked: rt.Choose | rt.ChooseOption | None = None
 
     def _program(self, move: Any, player: Player) -> tuple[Generator[Any, Any, Any], str, str]:
         """The compiled decision a move runs — an action's, or a card's activated ability —
@@ -265,6 +267,7 @@ class MoveFinder(Match):
         (compiler/actions.option_blind_parameters), one run with the first option of that
         choice decides for all of them — the same list, in the same order."""
         last = self.game.option_blind.get(move) if isinstance(move, str) else None
+        params = self.parameter_count(move)
         self._picks_cut = False  # a pick of several cards among too many combinations (_try)
         found: list[list[Any]] = []
         frontier: list[list[Any]] = [[]]
@@ -274,7 +277,13 @@ class MoveFinder(Match):
             if outcome is True:
                 found.append(prefix)
             elif isinstance(outcome, list):
-                if last is not None and len(prefix) == last - 1:
+                if len(prefix) >= params:
+                    # a question the cost asks: answered while paying, after the move is
+                    # taken; the move is legal when some answers pay the cost
+                    self.game.asks_while_paying.add(self.move_key(move))
+                    if self._can_finish(move, player, prefix, self._candidates(outcome), [MAX_COMBINATIONS]):
+                        found.append(prefix)
+                elif last is not None and len(prefix) == last - 1:
                     if self.game.play_conditions:  # a card that may not be played now is no option
                         outcome = [option for option in outcome if self._may_play(option, player)]
                     if outcome and self._try(move, player, [*prefix, outcome[0]]) is True:
@@ -285,18 +294,107 @@ class MoveFinder(Match):
             self.offers_cut[move if isinstance(move, str) else f"{move[1].name}: {move[2]}"] += 1
         return found[:MAX_COMBINATIONS]
 
+    def _paying_for(self, move: Any) -> str:
+        """The move a cost question pays for, as a seat may read it: the action's name, or
+        the card's name and the ability's label (the card is in play)."""
+        if isinstance(move, str):
+            return move
+        found = offers.find_activation(self, move[1], move[2])
+        return f"{move[1].name}: {found.ability.label}" if found is not None else move[1].name
+
+    @staticmethod
+    def move_key(move: Any) -> Any:
+        """What a move is, whatever card and use: the action's name, or the ability's
+        (card name or keyword, and its index)."""
+        return move if isinstance(move, str) else move[2][:3]
+
+    def parameter_count(self, move: Any) -> int:
+        """How many of the questions a move asks before its payment are its parameters —
+        its leading `choose`s (ir.action_parameters), part of the move as offered. The
+        questions after them are asked by its cost, while it is paid (`cost_answers`)."""
+        key = self.move_key(move)
+        counts = self.game.parameter_counts
+        count = counts.get(key)
+        if count is None:
+            if isinstance(move, str):
+                body = self.game.actions[move].body
+            else:
+                found = offers.find_activation(self, move[1], move[2])
+                body = found.ability.body if found is not None else []
+            count = counts[key] = ir.parameter_questions(body)
+        return count
+
+    def _candidates(self, outcome: list[Any]) -> list[Any]:
+        """The answers to try for the question _try just found open (its list): "nothing"
+        last when that choice is optional."""
+        asked = self._asked
+        optional = isinstance(asked, rt.Choose) and asked.mode == "one" and asked.optional
+        return [*outcome, None] if optional else outcome
+
+    def _can_finish(self, move: Any, player: Player, answers: list[Any], options: list[Any],
+                    budget: list[int]) -> bool:
+        """Do some answers to the questions the cost still asks, the first of them one of
+        `options`, pay it? Depth first, stopping at the first way that pays (the cost's
+        questions are not part of the move: one way is enough). At most `budget` runs of
+        the rule in all; past it the move counts as cut (offers_cut) and as not payable."""
+        waiting = [[*answers, option] for option in options]  # ways still to try, next first
+        while waiting:
+            if budget[0] <= 0:
+                self._picks_cut = True
+                return False
+            budget[0] -= 1
+            onward: list[tuple[list[Any], list[Any]]] = []
+            if self._try(move, player, waiting.pop(0), onward) is True:
+                return True
+            # that way failed: next try the other answers to its questions, the last first
+            waiting[:0] = [[*before, other] for before, others in reversed(onward) for other in others[1:]]
+        return False
+
+    def legal_with(self, move: Any, player: Player, choices: list[Any]) -> bool:
+        """Is the move, with these parameters, legal now (its cost payable somehow)?"""
+        outcome = self._try(move, player, list(choices))
+        if outcome is True:
+            return True
+        if not (isinstance(outcome, list) and len(choices) >= self.parameter_count(move)):
+            return False
+        self.game.asks_while_paying.add(self.move_key(move))
+        return self._can_finish(move, player, list(choices), self._candidates(outcome), [MAX_COMBINATIONS])
+
+    def cost_question(self, move: Any, player: Player, answers: list[Any]) -> tuple[Any, list[Any]] | bool | None:
+        """The next question the move's cost asks after `answers`, as the player is to see
+        it — only the answers from which the cost can still be paid — with those answers;
+        True when the answers pay it, None when nothing can."""
+        outcome = self._try(move, player, answers)
+        if outcome is True:
+            return True
+        if not isinstance(outcome, list):
+            return None
+        request = self._asked
+        assert request is not None  # (set by the _try that found the question open)
+        budget = [MAX_COMBINATIONS]
+        open_answers = [o for o in self._candidates(outcome) if self._can_finish(move, player, answers, [o], budget)]
+        if not open_answers:
+            return None
+        return narrowed(self, request, open_answers, self._paying_for(move)), open_answers
+
     @staticmethod
     def _probe_key(move: Any, player: Player) -> tuple[Any, ...]:
         """The start of rt.probed_options' key for a move: the action (or the card and
         ability) and the actor; the answers are added as they are given."""
         return (move if isinstance(move, str) else ("activate", move[1].id, move[2]), player.index)
 
-    def _try(self, move: Any, player: Player, prefix: list[Any]) -> bool | list[Any]:
+    def _try(self, move: Any, player: Player, prefix: list[Any],
+             onward: list[tuple[list[Any], list[Any]]] | None = None) -> bool | list[Any]:
         """Run the move up to its payment with these choices, then roll everything back.
 
-        True: legal as is. A list: the options of the next, still open, choice. False: not legal."""
+        True: legal as is. A list: the options of the next, still open, choice. False: not legal.
+        With `onward` (a list to fill), a question met after the choices is not left open:
+        the run goes on with its first option, and each such question is added to `onward`
+        as (the answers before it, its options) — so one run follows a whole way of paying
+        a cost instead of one run per answer (_can_finish backtracks from what it holds)."""
         snapshot = self.snapshot_state()
         script = list(prefix)
+        given = list(prefix)
         try:
             program, _speed, _label = self._program(move, player)
         except rt.NotLegal:
@@ -311,12 +409,21 @@ class MoveFinder(Match):
                     return True
                 if isinstance(request, rt.Choose):
                     if not script:
+                        self._asked = request
                         if request.mode == "one":
-                            return list(request.options)
-                        picks, cut = several_picks(request)
-                        self._picks_cut = self._picks_cut or cut
-                        return picks
+                            options = list(request.options)
+                        else:
+                            options, cut = several_picks(request)
+                            self._picks_cut = self._picks_cut or cut
+                        if onward is None:
+                            return options
+                        options = self._candidates(options)
+                        if not options:
+                            return False
+                        onward.append((list(given), options))
+                        script.append(options[0])
                     reply = script.pop(0)
+                    given.append(reply)
                     if not _answers(request, reply):
                         return False  # no longer an option (a card that moved, a target gone)
                     if self.game.play_conditions and not self._may_play(reply, player):
@@ -325,8 +432,13 @@ class MoveFinder(Match):
                     continue
                 if isinstance(request, rt.ChooseOption):
                     if not script:
-                        return list(range(len(request.labels)))
+                        self._asked = request
+                        if onward is None or not request.labels:
+                            return list(range(len(request.labels)))
+                        onward.append((list(given), list(range(len(request.labels)))))
+                        script.append(0)
                     reply = script.pop(0)
+                    given.append(reply)
                     if not (type(reply) is int and 0 <= reply < len(request.labels)):
                         return False
                     self.probe_path += (reply,)
@@ -362,6 +474,23 @@ class MoveFinder(Match):
                 except (rt.RulesError, TypeError, ValueError, AttributeError, KeyError, IndexError):
                     return False  # a condition that cannot be read now does not hold (as in _try)
         return True
+
+
+def narrowed(m: Match, request: rt.Choose | rt.ChooseOption, answers: list[Any],
+             paying: str) -> rt.Choose | rt.ChooseOption:
+    """The same question offering only `answers` (MoveFinder.cost_question: the answers
+    from which a cost can still be paid). A pick of several becomes a pick of one of the
+    groups allowed; "nothing" (None) stays the optional answer; a choice between labelled
+    modes keeps the labels allowed (the flow maps the answer back to the mode's number)."""
+    copy: rt.Choose | rt.ChooseOption
+    if isinstance(request, rt.ChooseOption):
+        copy = rt.ChooseOption(m, request.player, [request.labels[i] for i in answers], request.line)
+    else:
+        copy = rt.Choose(m, request.player, [a for a in answers if a is not None], "one", None,
+                         hidden=request.hidden, optional=request.mode == "one" and None in answers,
+                         targeting=request.targeting, label=request.label, line=request.line)
+    copy.paying = paying
+    return copy
 
 
 def several_picks(request: rt.Choose) -> tuple[list[list[Any]], bool]:

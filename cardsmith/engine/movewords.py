@@ -205,6 +205,9 @@ def _choice_prompt(speaker: _Speaker, request: rt.Choose, game: CompiledGame) ->
     noun = speaker.noun(request.options)
     context = choice_contexts(game).get(request.line)
     tail = f" — {context}" if context else ""
+    if request.paying:  # a question the cost of a move asks, while it is paid: say which move
+        action = game.actions.get(request.paying)
+        tail = f" — paying for {action.label if action is not None else request.paying}"
     if " " in var:  # a question the engine words itself ("who takes the first turn")
         return f"Choose {var}{tail}"
     if request.mode == "one":

@@ -18,7 +18,6 @@ played match read the same table, so "who may act, when" has one definition.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cardsmith.dsl import ir
@@ -45,15 +44,20 @@ def ability_offered(ability: ir.Activated, is_current: bool, stack_busy: bool, s
     return is_current and not stack_busy and stage_lists_activate
 
 
-@dataclass(frozen=True)
 class Activation:
-    """One activated ability of one card: the handler key and the Ctx it runs with."""
+    """One activated ability of one card: the handler key and the Ctx it runs with. (Read
+    only. A plain slotted class: a window makes one for every ability of every card it
+    lists, and a frozen dataclass took five times as long to make.)"""
 
-    card: Card
-    key: tuple[str, ...]
-    ability: ir.Activated
-    keyword: str | None
-    keyword_args: list[Any] | None
+    __slots__ = ("ability", "card", "key", "keyword", "keyword_args")
+
+    def __init__(self, card: Card, key: tuple[str, ...], ability: ir.Activated, keyword: str | None,
+                 keyword_args: list[Any] | None) -> None:
+        self.card = card
+        self.key = key
+        self.ability = ability
+        self.keyword = keyword
+        self.keyword_args = keyword_args
 
     @property
     def move(self) -> tuple[Any, ...]:
@@ -66,26 +70,90 @@ class Activation:
 
 def activations(m: Match, player: Player) -> Iterator[Activation]:
     """Every activated ability of the cards `player` controls that are in play (the zone
-    their type enters, or a public zone: where their triggers work too), in zone order."""
+    their type enters, or a public zone: where their triggers work too), in zone order.
+
+    A zone holding no card of the player's is skipped by its count (Zone.controlled), and
+    a card is asked for its abilities only when it has some: its own, its printed
+    keywords' (`_activatable`), or a keyword with one that a static grants it now — so a
+    game whose statics may grant such a keyword no longer lists every card of every
+    discard pile — and its keywords are read only when one of them may have one. (While
+    the dead-rule report counts what statics reach, every card is asked as before:
+    asking counts.)"""
     with_abilities = m.game.activated_cards
     if not with_abilities:
         return
     entered = m.game.entered_zones
+    counting = m.tally is not None
+    own, by_keyword = _activatable(m)
+    granted = _NO_IDS if counting else _granted_ids(m)
     for zone in m.zones.values():
-        if zone.visibility != "public" and zone.name not in entered:
+        public = zone.visibility == "public"
+        if not public and zone.name not in entered:
             continue  # no card is in play there (Match._in_play)
+        if not zone.controlled[player]:
+            continue
         for card in list(zone.cards):
-            if card.controller is not player or card.name not in with_abilities or not m._in_play(card, []):
+            if card.controller is not player or card.name not in with_abilities:
                 continue
-            yield from card_activations(m, card)
+            # (a card of a public zone is in play there: Match._in_play need not be asked)
+            if counting or card.name in by_keyword or (granted and id(card) in granted):
+                if (public and card.zone is zone) or m._in_play(card, []):
+                    yield from card_activations(m, card)
+            elif card.name in own and ((public and card.zone is zone) or m._in_play(card, [])):
+                yield from card_activations(m, card, keywords=False)
 
 
-def card_activations(m: Match, card: Card) -> Iterator[Activation]:
+_NO_IDS: frozenset[int] = frozenset()
+
+
+def _activatable(m: Match) -> tuple[frozenset[str], frozenset[str]]:
+    """The names of the cards with an activated ability of their own, and of those with a
+    printed keyword that has one (kept for the match: the game's cards never change)."""
+    found = m.match_memo.get(_ACTIVATABLE)
+    if found is None:
+        by_keyword = m.game.keyword_activations
+        cards = m.game.cards_by_name.values()
+        found = (frozenset(d.name for d in cards if d.activated),
+                 frozenset(d.name for d in cards if any(by_keyword.get(k) for k, _ in d.keywords)))
+        m.match_memo[_ACTIVATABLE] = found
+    return found
+
+
+_ACTIVATABLE = ("offers", "cards with activated abilities")  # (its key in the match's memo)
+
+
+def _granted_ids(m: Match) -> set[int] | frozenset[int]:
+    """The cards (by id) that a static in play grants a keyword with an activated ability
+    now — the same statics keywords_of reads (events.py `_grants`, worked out once per
+    state; so is this, kept beside the list it was read from)."""
+    if m._in_statics:
+        return _NO_IDS
+    grants = m._grants()
+    kept = m.match_memo.get(_GRANTED)
+    if kept is not None and kept[0] is grants:
+        return kept[1]  # type: ignore[no-any-return]
+    by_keyword = m.game.keyword_activations
+    found: set[int] = set()
+    for _key, reached, granted in grants:
+        if any(by_keyword.get(name) for name, _args in granted):
+            found |= reached
+    m.match_memo[_GRANTED] = (grants, found)
+    return found
+
+
+_GRANTED = ("offers", "granted activated keywords")  # (its key in the match's memo)
+
+
+def card_activations(m: Match, card: Card, keywords: bool = True) -> Iterator[Activation]:
+    """A card's activated abilities: its own, then its keywords' (`keywords` False: its
+    own only — the caller knows no keyword of it has one)."""
     definition = card.definition
     if definition is None:
         return
     for index, ability in definition.activated:
         yield Activation(card, ("card", card.name, index), ability, None, None)
+    if not keywords:
+        return
     by_keyword = m.game.keyword_activations
     for use, (keyword, kargs) in enumerate(m.keywords_of(card)):
         for index_k, ability in by_keyword.get(keyword, ()):
@@ -93,5 +161,12 @@ def card_activations(m: Match, card: Card) -> Iterator[Activation]:
 
 
 def find_activation(m: Match, card: Card, key: tuple[str, ...]) -> Activation | None:
-    """The activation a stored move names (None: the card no longer has it)."""
+    """The activation a stored move names (None: the card no longer has it). A card's own
+    ability is looked up in its definition, without listing the keywords' (probing asks
+    this once per run of an ability); anything else as card_activations lists it."""
+    definition = card.definition
+    if definition is not None and len(key) == 3 and key[0] == "card" and key[1] == card.name:
+        for index, ability in definition.activated:
+            if index == key[2]:
+                return Activation(card, ("card", card.name, index), ability, None, None)
     return next((a for a in card_activations(m, card) if a.key == key), None)

@@ -23,31 +23,45 @@ if TYPE_CHECKING:
 
 def query(m: Match, ctx: Ctx, noun: str, adjectives: list[str], zone: Any,
           where: Callable[[Any], Any] | None, by_zone: Callable[[Any], Any] | None = None,
-          rest: Callable[[Any], Any] | None = None, zone_site: int | None = None) -> list[Any]:
+          rest: Callable[[Any], Any] | None = None, zone_site: int | None = None,
+          zone_also: Callable[[Any], Any] | None = None) -> list[Any]:
     """The cards (or players) a query names, in zone order: of the noun's type, with
     every adjective, where the condition holds. Always a new list.
 
     `by_zone` and `rest`, when the compiler splits the condition (compiler/queryplan.py):
     the part that reads a card only by its zone, asked once per zone, and the part asked
     of each card of the zones that pass. `zone_site`: the zone test is the same all match
-    long (queryplan.zone_constant), so each zone's answer is remembered for the match."""
-    noun = noun.lower()
+    long (queryplan.zone_constant), so each zone's answer is remembered for the match;
+    `zone_also`, with a site: the part of the zone test that is not, asked per zone at
+    every query of the zones the remembered part lets through."""
+    try:
+        noun = _LOWERED[noun]
+    except KeyError:
+        noun = _LOWERED[noun] = noun.lower()
     if noun in ir.PLAYER_NOUNS:
         pool: list[Any] = players(m)
         if noun.startswith("opponent") or "other" in adjectives:
             pool = [p for p in pool if p is not ctx.you]
         return [p for p in pool if where is None or where(p)]
     type_name = m.game.nouns.get(noun)
-    if by_zone is not None and where is not None and not isinstance(zone, list):
+    if by_zone is not None and where is not None:
         if zone is None:
-            return _query_by_zone(m, ctx, type_name, adjectives, m.zones.values(), where, by_zone, rest, zone_site)
+            return _query_by_zone(m, ctx, type_name, adjectives, m.zones.values(), where, by_zone, rest, zone_site,
+                                  zone_also)
         if type(zone) is Zone:
-            return _query_by_zone(m, ctx, type_name, adjectives, (zone,), where, by_zone, rest, zone_site)
+            return _query_by_zone(m, ctx, type_name, adjectives, (zone,), where, by_zone, rest, zone_site, zone_also)
     if zone is None:
         cards = m.all_cards() if type_name is None else [
-            c for z in m.zones.values() for c in z.cards if c.type == type_name]
+            c for z in m.zones.values() if z.types[type_name] for c in z.cards if c.type == type_name]
     elif type(zone) is Zone:
-        cards = list(zone.cards) if type_name is None else [c for c in zone.cards if c.type == type_name]
+        if type_name is None:
+            cards = list(zone.cards)
+        elif not zone.types[type_name]:
+            return []
+        elif not adjectives and where is not None:  # (one pass: `all units in z where ...`)
+            return [c for c in zone.cards if c.type == type_name and where(c)]
+        else:
+            cards = [c for c in zone.cards if c.type == type_name]
     elif isinstance(zone, list):
         cards = [c for c in zone if isinstance(c, Card) and (type_name is None or c.type == type_name)]
     else:
@@ -60,42 +74,89 @@ def query(m: Match, ctx: Ctx, noun: str, adjectives: list[str], zone: Any,
     return cards
 
 
+# the key of a query site's remembered zone answers in Match.match_memo (with the site)
+_ZONE_TEST = "zone test"
+
+# a query's noun as the game's tables spell it (lower case), kept per word written: the
+# generated rules ask with the same few nouns again and again
+_LOWERED: dict[str, str] = {}
+
+
 def _query_by_zone(m: Match, ctx: Ctx, type_name: str | None, adjectives: list[str], zones: Iterable[Zone],
                    where: Callable[[Any], Any], by_zone: Callable[[Any], Any],
-                   rest: Callable[[Any], Any] | None, zone_site: int | None) -> list[Any]:
+                   rest: Callable[[Any], Any] | None, zone_site: int | None,
+                   zone_also: Callable[[Any], Any] | None = None) -> list[Any]:
     """query() over whole zones: the zone test is asked of any card of the zone (its
     answer is the same for every card there), and the zone skipped when it fails — before
     its cards are even sorted by type. A zone whose test raises is asked card by card with
-    the whole condition, as the query would without a plan (and its answer is not kept)."""
+    the whole condition, as the query would without a plan (and its answer is not kept).
+
+    A zone's counts (Zone.types, Zone.held) skip it before its test when it holds no card
+    of the noun's type — none the query's owner controls, for "a friendly unit" — and
+    spare the type and `friendly` tests of its cards when all of them pass."""
     found: list[Any] = []
-    known = m.match_memo if zone_site is not None else None
+    known: dict[Zone, bool] | None = None  # the remembered zone answers of this site
+    if zone_site is not None:
+        known = m.match_memo.get((_ZONE_TEST, zone_site))
+        if known is None:
+            known = m.match_memo[(_ZONE_TEST, zone_site)] = {}
+    # a leading `friendly` is decided by the counts; later adjectives keep their order
+    # (a keyword's test counts what it reads for the dead-rule report)
+    you = ctx.you
+    friendly: tuple[str, Player | None] | None = None  # the key of Zone.held to count by
+    if type_name is not None and adjectives and adjectives[0] == "friendly":
+        friendly = (type_name, you)
+        adjectives = adjectives[1:]
+    mine = typed = 0  # (how many of the zone's cards pass: by the counts)
     for z in zones:
         cards = z.cards
         if not cards:
             continue
-        passes = known.get(("zone test", zone_site, z)) if known is not None else None
+        if friendly is not None:
+            mine = z.held[friendly]
+            if not mine:
+                continue
+        elif type_name is not None:
+            typed = z.types[type_name]
+            if not typed:
+                continue
+        passes = known.get(z) if known is not None else None
         if passes is None:
             try:
                 passes = bool(by_zone(cards[0]))
             except Exception:
                 passes = None
             if known is not None and passes is not None:
-                known[("zone test", zone_site, z)] = passes
+                known[z] = passes
         if passes is False:
             continue
-        if type_name is not None:
+        if passes and zone_also is not None:
+            try:
+                if not zone_also(cards[0]):
+                    continue
+            except Exception:
+                passes = None
+        if friendly is not None:
+            if mine != len(cards):
+                cards = [c for c in cards if c.type == type_name and c.controller is you]
+        elif type_name is not None and typed != len(cards):
             cards = [c for c in cards if c.type == type_name]
         for word in adjectives:
             if not cards:
                 break
             test = quality_test(m, ctx, word)
             cards = [c for c in cards if test(c)]
+        # (plain loops: a generator handed to extend() costs a frame per card)
         if passes is None:
-            found.extend(c for c in cards if where(c))
+            for c in cards:
+                if where(c):
+                    found.append(c)
         elif rest is None:
             found.extend(cards)
         else:
-            found.extend(c for c in cards if rest(c))
+            for c in cards:
+                if rest(c):
+                    found.append(c)
     return found
 
 

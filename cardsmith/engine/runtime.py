@@ -16,6 +16,12 @@ from fractions import Fraction
 from types import GeneratorType as GeneratorType  # generated code tests native results with it
 from typing import TYPE_CHECKING, Any
 
+from cardsmith.engine.memo import MISSING as MISSING
+from cardsmith.engine.memo import memo as memo
+from cardsmith.engine.memo import memo_body as memo_body
+from cardsmith.engine.memo import memo_match as memo_match
+from cardsmith.engine.memo import memo_match_body as memo_match_body
+from cardsmith.engine.memo import run_pure as run_pure
 from cardsmith.model import values
 from cardsmith.model.errors import ExpectationFailed as ExpectationFailed
 from cardsmith.model.state import Card, EnumValue, Modifier, Player, Zone, in_words
@@ -91,7 +97,7 @@ class Ctx:
 class Choose:
     """A decision: pick one (or several) of `options` for `player`."""
 
-    __slots__ = ("hidden", "label", "line", "mode", "n", "optional", "options", "player", "targeting")
+    __slots__ = ("hidden", "label", "line", "mode", "n", "optional", "options", "paying", "player", "targeting")
 
     def __init__(self, m: Match, player: Player | None, options: list[Any], mode: str, n: Any,
                  hidden: bool = False, optional: bool = False, targeting: bool = False, label: str = "",
@@ -105,17 +111,20 @@ class Choose:
         self.targeting = targeting
         self.label = label
         self.line = line
+        # asked while a move's cost is paid: the action's name, or "Card: ability" (narrowed)
+        self.paying = ""
 
 
 class ChooseOption:
     """A choice between labelled modes (`choose one { option ... }`); answered by index."""
 
-    __slots__ = ("labels", "line", "player")
+    __slots__ = ("labels", "line", "paying", "player")
 
     def __init__(self, m: Match, player: Player | None, labels: list[str], line: int) -> None:
         self.player = player if player is not None else m.current
         self.labels = labels
         self.line = line
+        self.paying = ""  # as Choose.paying
 
 
 class BeginSimultaneous:
@@ -386,6 +395,7 @@ def player_zone(m: Match, obj: Any, field: str) -> Any:
 
 
 _NO_PROPS: dict[str, Any] = {}
+NO_PROPS = _NO_PROPS  # (generated code reads an enum value's property in line)
 
 
 def _attr_other(m: Match, obj: Any, field: str) -> Any:
@@ -537,69 +547,6 @@ def checkpoint(m: Match) -> Iterator[Any]:
     """Between scenario statements: the game's checks (state-based rules) until nothing
     changes. (What waits on the stack resolves only when everyone passes, as in a match.)"""
     yield from m.run_checks()
-
-
-_MEMO_LIMIT = 200_000
-
-
-def memo(m: Match, ctx: Ctx, fn: Callable[..., Any], reads_actor: bool, *args: Any) -> Any:
-    """A pure function's result (compiler/purity.py proves which are), remembered for
-    as long as the match state keeps its version. A list result is copied out, so a
-    caller that changes it cannot change the remembered one."""
-    return _remembered(m, ctx, fn, reads_actor, args, False)
-
-
-def memo_body(m: Match, ctx: Ctx, fn: Callable[..., Any], reads_actor: bool, *args: Any) -> Any:
-    """memo() for a function written with a { } body (a generator run by run_pure)."""
-    return _remembered(m, ctx, fn, reads_actor, args, True)
-
-
-_MISSING = MISSING = object()  # (MISSING: generated code reads the memo in line)
-
-
-def memo_match(m: Match, ctx: Ctx, fn: Callable[..., Any], *args: Any) -> Any:
-    """A function that reads nothing the match changes (purity.match_constant_functions),
-    remembered for the whole match: its key holds no state version."""
-    return _cached(m, m.match_memo, (fn, *args), ctx, fn, args, False)
-
-
-def memo_match_body(m: Match, ctx: Ctx, fn: Callable[..., Any], *args: Any) -> Any:
-    """memo_match() for a function written with a { } body (a generator run by run_pure)."""
-    return _cached(m, m.match_memo, (fn, *args), ctx, fn, args, True)
-
-
-def _remembered(m: Match, ctx: Ctx, fn: Callable[..., Any], reads_actor: bool, args: tuple[Any, ...],
-                body: bool) -> Any:
-    if reads_actor:
-        key: tuple[Any, ...] = (m.version, m._in_statics, fn, ctx.you, ctx.self, m.current, *args)
-    else:
-        key = (m.version, m._in_statics, fn, *args)
-    return _cached(m, m.memo, key, ctx, fn, args, body)
-
-
-def _cached(m: Match, cache: dict[Any, Any], key: tuple[Any, ...], ctx: Ctx, fn: Callable[..., Any],
-            args: tuple[Any, ...], body: bool) -> Any:
-    """`fn`'s result under `key` in `cache` (one of the match's memos), computed on a miss.
-    A list result is copied out, so a caller that changes it cannot change the remembered one."""
-    try:
-        value = cache.get(key, _MISSING)
-    except TypeError:  # an argument that cannot be a key (a list): just compute
-        return run_pure(m, fn(m, ctx, *args)) if body else fn(m, ctx, *args)
-    if value is _MISSING:
-        value = run_pure(m, fn(m, ctx, *args)) if body else fn(m, ctx, *args)
-        if len(cache) >= _MEMO_LIMIT:
-            cache.clear()
-        cache[key] = value
-    return list(value) if type(value) is list else value
-
-
-def run_pure(m: Match, gen: Iterator[Any]) -> Any:
-    """Run a function written with a { } body: it may compute but not ask anything."""
-    try:
-        request = next(gen)
-    except StopIteration as stop:
-        return stop.value
-    raise RulesError(f"a function cannot make a decision ({type(request).__name__})")
 
 
 def perform(m: Match, ctx: Ctx, action: str, by: Any, choosing: list[Any], expect_illegal: bool,

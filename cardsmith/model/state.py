@@ -7,6 +7,7 @@ is a JSON dump of these objects and a restore rebuilds them exactly.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -93,7 +94,13 @@ class Modifier:
 
 
 class Zone:
-    __slots__ = ("cards", "name", "ordered", "owner", "title", "visibility")
+    """A zone and what it holds. Besides the cards in their order it keeps counts of them —
+    per card type, per controller, per (type, controller) — so a query for "a friendly
+    unit" or a window's list of activated abilities skips a zone holding none without
+    looking at its cards. Match._place and Match.set_attr keep the counts (and their undo
+    closures roll them back with the cards); a count may stay at 0."""
+
+    __slots__ = ("cards", "controlled", "held", "name", "ordered", "owner", "title", "types", "visibility")
 
     def __init__(self, name: str, owner: Player | None, ordered: bool, visibility: str) -> None:
         self.name = name
@@ -101,11 +108,35 @@ class Zone:
         self.ordered = ordered
         self.visibility = visibility
         self.cards: list[Card] = []
+        # (defaultdicts: a zone is asked for counts it never held, and `counts[key]` reads
+        # them without a call)
+        self.types: defaultdict[str, int] = defaultdict(int)                        # per card type
+        self.controlled: defaultdict[Player | None, int] = defaultdict(int)         # per controller
+        self.held: defaultdict[tuple[str, Player | None], int] = defaultdict(int)   # per (type, controller)
         # how the log and every seat name it: written once, as neither part ever changes
         self.title = name if owner is None else f"{name} of {owner.name}"
 
+    def count(self, card: Card, step: int) -> None:
+        """Add `card` to the counts (`step` 1) or take it out of them (-1), as it is now:
+        called as it enters or leaves `cards`, or around a change of its type or controller."""
+        self.types[card.type] += step
+        self.controlled[card.controller] += step
+        self.held[(card.type, card.controller)] += step
+
     def __repr__(self) -> str:
         return f"<zone {self.name}{'' if self.owner is None else ' of ' + self.owner.name}>"
+
+
+def set_counted(card: Card, name: str, value: Any) -> None:
+    """Change a card's type or controller — what its zone counts cards by — with the
+    counts (Match.set_attr, which journals it)."""
+    zone = card.zone
+    if zone is None or not any(c is card for c in zone.cards):
+        setattr(card, name, value)
+        return
+    zone.count(card, -1)
+    setattr(card, name, value)
+    zone.count(card, 1)
 
 
 def named(value: Any, card_name: Callable[[Card], str]) -> Any:
