@@ -719,19 +719,10 @@ def parameter_questions(body: list[Stmt]) -> int:
     for stmt in body[:action_parameters(body)]:
         if isinstance(stmt, Choose):
             count += 1
-            continue
-        stack: list[object] = [stmt.value] if isinstance(stmt, Let) else []
-        while stack:
-            item = stack.pop()
-            if isinstance(item, Query):
-                count += item.det not in _NOT_ASKING
-                stack.append(item.count)  # (its zone and condition are read, never asked)
-            elif isinstance(item, BaseModel):
-                stack.extend(getattr(item, name) for name in type(item).model_fields)
-            elif isinstance(item, list | tuple):
-                stack.extend(item)
-            elif isinstance(item, dict):
-                stack.extend(item.values())
+        elif isinstance(stmt, Let):
+            found = [n for n in nodes(stmt.value) if isinstance(n, Query)]
+            read = {id(n) for q in found for part in (q.where, q.zone) if part is not None for n in nodes(part)}
+            count += sum(q.det not in _NOT_ASKING and id(q) not in read for q in found)
     return count
 
 

@@ -8,10 +8,7 @@ under the cursor, case-insensitively (a card is named in quotes, any case).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-
-from pydantic import BaseModel
 
 from cardsmith.compiler.text import card_text, render_expr
 from cardsmith.dsl import ir
@@ -113,7 +110,7 @@ def build_index(game: ir.Game) -> Index:
             _add_stage(index, stage)
     for sc in game.scenarios:
         index.add(Symbol("scenario", sc.name, sc.span))
-    index.invokes = [(n.span, n.procedure) for n in walk(game) if isinstance(n, ir.Invoke)]
+    index.invokes = [(n.span, n.procedure) for n in ir.nodes(game) if isinstance(n, ir.Invoke)]
     return index
 
 
@@ -121,20 +118,6 @@ def _add_stage(index: Index, stage: Symbol) -> None:
     index.add(stage)
     for step in stage.children:
         _add_stage(index, step)
-
-
-def walk(root: BaseModel) -> Iterator[BaseModel]:
-    """Every IR node under `root` (the IR is a tree of pydantic models, lists and dicts)."""
-    stack: list[object] = [root]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, BaseModel):
-            yield item
-            stack.extend(getattr(item, name) for name in type(item).model_fields)
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, dict):
-            stack.extend(item.values())
 
 
 def doc_comment(source: SourceFile | None, line: int) -> str:

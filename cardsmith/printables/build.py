@@ -160,7 +160,12 @@ def write_all(out: Path, files: dict[str, bytes]) -> list[Path]:
 def build(game: ir.Game, out: Path, opts: Options, progress: Progress | None = None) -> BuildResult:
     """Render, then write every file together (write_all) — or nothing at all if there
     were errors."""
-    result = render(game, opts, progress)
+    return write_result(render(game, opts, progress), out)
+
+
+def write_result(result: BuildResult, out: Path) -> BuildResult:
+    """Write a rendered build's files together (write_all) into `out`, each output then
+    naming where it went — or nothing at all, and no outputs, if rendering had errors."""
     if not result.ok:
         result.outputs = []
         return result

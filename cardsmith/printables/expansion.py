@@ -13,7 +13,7 @@ from pathlib import Path
 
 from cardsmith.compiler.expansions import expansion_cards, expansion_keywords, owner_of
 from cardsmith.dsl import ir
-from cardsmith.printables.build import BuildResult, Output, Progress, render, write_all
+from cardsmith.printables.build import BuildResult, Output, Progress, render, write_result
 from cardsmith.printables.imposition import Options
 from cardsmith.printables.sheets import keyword_rows, reference_sheet
 
@@ -57,11 +57,4 @@ def render_printables(game: ir.Game, opts: Options, progress: Progress | None = 
 def build_printables(game: ir.Game, out: Path, opts: Options, progress: Progress | None = None,
                      with_base: bool = False) -> BuildResult:
     """build() for a game or an expansion: everything written together, or nothing."""
-    result = render_printables(game, opts, progress, with_base)
-    if not result.ok:
-        result.outputs = []
-        return result
-    targets = write_all(out, {o.path.name: result.files[o.path.name] for o in result.outputs})
-    for o, target in zip(result.outputs, targets, strict=True):
-        o.path = target
-    return result
+    return write_result(render_printables(game, opts, progress, with_base), out)
