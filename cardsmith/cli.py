@@ -384,6 +384,8 @@ def simulate(
     plots: Annotated[Path | None, typer.Option("--plots", help="write charts (SVG) into this folder")] = None,
     traces: Annotated[Path, typer.Option("--traces", help="where the logs of failing matches are saved")]
     = Path("cardsmith-traces"),
+    leave_out: Annotated[bool, typer.Option("--leave-out/--no-leave-out", help="when a deck wins nearly every "
+                                            "match, replay its seeds without each of its cards")] = True,
 ) -> None:
     """Play many matches between agents; print their balance statistics and the dead-rule report.
 
@@ -434,9 +436,15 @@ def simulate(
         console = Console(stderr=True, no_color="NO_COLOR" in os.environ)
         with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
             tasks = {v: bar.add_task(f"simulating {v}", total=games * orders) for v in (target, other) if v}
+
+            def advance(label: str, n: int) -> None:  # a label not planned: a dominant deck's cards left out
+                if label not in tasks:
+                    tasks[label] = bar.add_task(label, total=None)
+                bar.advance(tasks[label], n)
+
             done = simulate_versions(Version(target, lineups), versus, changes, games, seed, count, mode, jobs, cap,
-                                     kinds, not no_rotate, traces, game.ir.game.turn_limit,
-                                     lambda version, n: bar.advance(tasks[version], n), matches_out, plots, players)
+                                     kinds, not no_rotate, traces, game.ir.game.turn_limit, advance, matches_out,
+                                     plots, players, leave_out)
     stats = done.stats
     note = turn_limit_note(stats["turn_limit"]["matches"], stats["matches"], game.ir.game.turn_limit)
     if as_json or output is OutputFormat.json:

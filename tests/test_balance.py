@@ -75,3 +75,20 @@ def test_card_impact_of_real_matches_is_consistent() -> None:
     assert stats["ended"] == len(ended)
     assert sum(s["wins"] for s in stats["seats"].values()) == sum(1 for r in ended if len(r.winners) == 1)
     assert stats["method"]["correction"].startswith("Benjamini-Hochberg")
+
+
+def test_a_card_in_two_decks_is_compared_within_each_deck() -> None:
+    """A card in the opening hand of the strong deck more often (it holds more copies)
+    looks strong when the decks are pooled; within each deck it changes nothing."""
+    from cardsmith.engine.balance import stratified_difference
+
+    groups = [[("strong", i % 4 != 0, True), ("weak", i % 4 == 0, False)] for i in range(200)]
+    pooled = clustered_difference([[(marked, won) for _, marked, won in group] for group in groups])
+    assert pooled is not None and pooled[0] == 0.5 and pooled[3] < 1e-6  # deck strength, read as the card's
+    found = stratified_difference(groups)
+    assert found is not None and found[0] == 0 and found[3] == 1.0
+    assert found[4:] == (200, 200)  # marked and unmarked observations in strata with both sides
+    one = stratified_difference([[(None, m, w) for m, w in group] for group in
+                                 [[(True, True)], [(False, False)], [(True, False)], [(False, True)], [(True, True)]]])
+    assert one is not None and one[:4] == clustered_difference(
+        [[(True, True)], [(False, False)], [(True, False)], [(False, True)], [(True, True)]])

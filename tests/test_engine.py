@@ -320,6 +320,8 @@ def needed_handler_keys(game: ir.Game) -> set[tuple[str, ...]]:
                                                           ("condition", ability.condition)) if given is not None}
             else:
                 keys.add(key)
+                if isinstance(ability, ir.Activated) and legality.fragment_problem(ability, writer) is None:
+                    keys.add(("legal", *key))  # its compiled legality predicate
     keys |= {("card", c.name, "play") for c in game.cards if c.play_condition is not None}
     keys |= {("scenario", str(i)) for i in range(len(game.scenarios))}
     if game.heuristic is not None:

@@ -17,6 +17,7 @@ from conftest import write_game
 
 from cardsmith.app import decks_for, load
 from cardsmith.compiler import legality
+from cardsmith.dsl import ir
 from cardsmith.engine import natives
 from cardsmith.engine.agents import RandomAgent, ask
 from cardsmith.engine.flow import PlayedMatch
@@ -32,11 +33,17 @@ def test_checked_natives_are_the_engines() -> None:
 
 
 def test_which_actions_are_compiled() -> None:
-    """What the fragment covers in Kingdom Combat: moving and hiring are computed; an
-    event's cost moves the card to the stack (events that triggers hear), so it is probed."""
+    """What the fragment covers in Kingdom Combat: every action — an event's cost moves the
+    card to the stack after paying, which nothing sees (Smuggler's Den hears only itself
+    enter) — and every activated ability (`set self.exhausted to yes`, then a payment of a
+    number, which reads no status)."""
     game = load("kingdom_combat")
-    assert {"move_to_fortress", "storm_fortress", "play_unit", "play_equipment"} <= set(game.legality)
-    assert "play_event" not in game.legality and "play_dirty_trick" not in game.legality
+    assert set(game.legality) == set(game.actions)
+    abilities = [("card", c.name, str(i)) for c in game.ir.cards for i, a in enumerate(c.abilities)
+                 if isinstance(a, ir.Activated)]
+    abilities += [("keyword", k.name, str(i)) for k in game.ir.keywords for i, a in enumerate(k.abilities)
+                  if isinstance(a, ir.Activated)]
+    assert abilities and all(("legal", *key) in game.handlers for key in abilities)
 
 
 @pytest.mark.parametrize("game_id", GAMES)

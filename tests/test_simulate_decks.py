@@ -109,3 +109,27 @@ def test_a_hire_into_the_starting_garrison_is_a_play() -> None:
     facts = seat_facts(match, watcher)
     picked = [name for name in hired if name in facts[0].played]
     assert picked and len(picked) < len(hired)  # hires counted, the fortress itself not
+
+
+def test_a_unit_marching_into_the_enemys_zone_stays_its_own_seats_card() -> None:
+    """Kingdom Combat's units cross into the opponent's fortress zone to attack. The card
+    is still its own seat's: counted as held by the defender too, every attacker would
+    share both decks' records (a planted unit looked strong in the deck it was not in)."""
+    game = load("kingdom_combat")
+    lineups = deck_lineups(game, 2, None)
+    assert lineups is not None
+    decks = lineups[0][0]
+    only = [set(decks[0]) - set(decks[1]), set(decks[1]) - set(decks[0])]
+    crossed = 0
+    for seed in (1, 2, 3):
+        match = PlayedMatch(game, seed=seed, players=2, decks=decks)
+        watcher = PlayWatcher()
+        play_out(match, [make_agent("variety", 1), make_agent("variety", 2)], max_actions=3000, on_move=watcher)
+        facts = seat_facts(match, watcher)
+        for seat in range(2):
+            other = 1 - seat
+            assert not only[seat] & set(facts[other].held)  # never the enemy's
+            crossed += sum(1 for e in match.log if e.get("event") == "move"
+                           and str(e.get("to", "")).endswith(f"of player{other + 1}")
+                           and str(e.get("card")).rpartition("#")[0] in only[seat])
+    assert crossed > 0  # the matches did march units over

@@ -115,12 +115,14 @@ def test_the_planted_combat_cards_attack_stays_first_over_2000_matches(tmp_path:
 def test_a_deck_that_wins_everything_points_to_the_what_if(tmp_path: Path) -> None:
     """When one deck wins (nearly) every match, all its cards share one record and card
     impact cannot single one out (a Kingdom Combat copy with Troll Brute at cost 1, 9/9/9:
-    its deck won 400 of 400 and Troll Brute was flagged with 15 others); the report says
-    so and points to the paired comparison."""
+    its deck won 400 of 400). By default simulate then leaves each of its cards out in
+    turn (tests/test_simulate_leaveout.py); with --no-leave-out the report says so and
+    points to the paired comparison."""
     folder = write_game(tmp_path / "sweep", {
         "rules.cards": DUEL.replace('card "Giant" { type: Unit; power: 3 }', 'card "Giant" { type: Unit; power: 12 }'),
         "decks/pebbles.deck": PEBBLES, "decks/giants.deck": "Deck:\n12 Giant\n"})
-    done = subprocess.run([sys.executable, "-m", "cardsmith", "simulate", str(folder), "-n", "20", "--rules", "none"],
+    done = subprocess.run([sys.executable, "-m", "cardsmith", "simulate", str(folder), "-n", "20", "--rules", "none",
+                           "--no-leave-out"],
                           capture_output=True, text=True, timeout=600, env={**os.environ, "NO_COLOR": "1"})
     assert done.returncode == 0, done.stderr
     notes = [line.strip() for line in done.stdout.splitlines() if line.strip().startswith("note:")]

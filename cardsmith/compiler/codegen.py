@@ -463,6 +463,11 @@ class CodeGenerator:
             # compiled as a decision, like an action: offered to the card's controller
             self.decision(key, name, self.origin(a, f"activate {a.label!r}"), a.label, a.body, a.condition, a.cost,
                           scope, condition_first=True)
+            if legality.fragment_problem(a, self) is None:  # its legal moves computed, not probed
+                self.functions.append(function(f"{name}_LP", ["keep", "limit", "head"],
+                                               self.origin(a, f"legality of {a.label!r}"),
+                                               legality.write_predicate(self, a, scope), generator=False))
+                self.handlers.append((repr(("legal", *key)), f"{name}_LP"))
         elif isinstance(a, ir.Static):
             for mi, mod in enumerate(a.modifiers):
                 self.add_expr((*key, "modifier", str(mi)), f"{name}_mod{mi}", [],

@@ -13,6 +13,7 @@ no generated frame in its traceback.
 
 from __future__ import annotations
 
+import ast
 import keyword
 from collections import Counter
 from typing import TYPE_CHECKING, Any
@@ -259,12 +260,21 @@ class BodyWriter(ExprWriter):
         """A choice's options: its source, filtered by its `where`. One expression for the
         choice itself and for the action's compiled legality predicate (legality.py)."""
         source = self.expr(s.source, scope, decide=False)
+        if s.condition is None and isinstance(s.source, ir.Query) and _query_call(source):
+            return source  # (a query's list is always a new one: rt.options would only copy it)
         where = "None"
         if s.condition is not None:
             inner = scope.child()
             inner.bind("it")
             where = f"(lambda v_it: {self.expr(s.condition, inner, decide=False)})"
         return f"rt.options(m, {source}, {where})"
+
+
+def _query_call(code: str) -> bool:
+    """Is the code one call of q.query (engine/queries.py), nothing around it?"""
+    tree = ast.parse(code, mode="eval").body
+    return isinstance(tree, ast.Call) and isinstance(tree.func, ast.Attribute) and tree.func.attr == "query" \
+        and isinstance(tree.func.value, ast.Name) and tree.func.value.id == "q"
 
 
 def rebound_names(body: list[ir.Stmt]) -> set[str]:

@@ -9,6 +9,7 @@ the compiler's job (the engine only looks handlers up), so it lives here.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import marshal
@@ -17,7 +18,7 @@ import types
 from pathlib import Path
 from typing import Any
 
-from cardsmith.compiler import codegen, codegen_exprs, codegen_stmts, linetable, purity, queryplan, symbols
+from cardsmith.compiler import codegen
 from cardsmith.compiler.cache import key_for as cache_key
 from cardsmith.compiler.codegen import generate
 from cardsmith.compiler.loader import GameFiles
@@ -65,11 +66,20 @@ def files_key(files: GameFiles) -> str:
 
 def handlers_key(files: list[tuple[str, bytes]]) -> str:
     """Game files + cardsmith version (in key_for) + bytecode magic + the generator's own
-    source, so a changed code generator never serves a stale module."""
-    generator = hashlib.sha256(b"".join(Path(str(module.__file__)).read_bytes()
-                                        for module in (codegen, codegen_exprs, codegen_stmts, linetable, purity,
-                                                       queryplan, symbols))).hexdigest()
-    return cache_key(files, f"handlers {importlib.util.MAGIC_NUMBER.hex()} {generator}")
+    source, so a changed code generator never serves a stale module. The generator is
+    every module of the compiler and of the IR it reads (a list of chosen modules went
+    stale once already: legality.py and inline.py write code too)."""
+    return cache_key(files, f"handlers {importlib.util.MAGIC_NUMBER.hex()} {_generator_digest()}")
+
+
+@functools.cache
+def _generator_digest() -> str:
+    """The hash of the code generator's source: cardsmith/compiler and cardsmith/dsl."""
+    digest = hashlib.sha256()
+    for package in (Path(codegen.__file__).parent, Path(ir.__file__).parent):
+        for module in sorted(package.glob("*.py")):
+            digest.update(module.name.encode() + b"\0" + module.read_bytes())
+    return digest.hexdigest()
 
 
 def handlers_for(game: ir.Game, key: str | None) -> tuple[str, dict[tuple[str, ...], Any]]:

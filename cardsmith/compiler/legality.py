@@ -1,4 +1,5 @@
-"""Compiled legality predicates: an action's legal parameter combinations without probing.
+"""Compiled legality predicates: an action's (or an activated ability's) legal parameter
+combinations without probing.
 
 A played match finds an action's legal moves by *probing* (engine/moves.py): it runs the
 action's compiled rule up to its payment once per prefix of answers to its leading
@@ -13,12 +14,17 @@ whether it could pay instead of paying). It walks the answers as nested loops an
 returns the combinations probing would find, in the same (breadth-first, hence
 lexicographic) order. It changes nothing, so it needs no journal.
 
-The fragment (`fragment_problem` says why an action is outside it; those keep probing):
-every leading parameter is a `let` or a one-of `choose` the actor makes; the cost is at
-most one line, a checked native (`pay`) that no rule hooks; no expression asks, rolls or
-calls a function that could change the state; no per-turn `limit`. tests/conformance
-runs every legal-move computation both ways and fails on any difference, and
-tests/test_legality_predicates.py does so over random positions of the library's games.
+The fragment (`fragment_problem` says why an action or activated ability is outside it;
+those keep probing): every leading parameter is a `let` or a one-of `choose` the actor
+makes; the cost tests at most one line, a checked native (`pay`) that no rule hooks, and
+may also hold lines that cannot fail and that nothing before the payment is made reads
+(`_cost_problem`): trailing moves of the played card to a shared zone that no trigger
+acts on (an event's `move c to stack`), and an ability's `set self.<status> to yes`; no
+expression asks, rolls or calls a function that could change the state; no per-turn
+`limit`. An ability's predicate tests its condition first, as its rule does.
+tests/conformance runs every legal-move computation both ways and fails on any
+difference, and tests/test_legality_predicates.py does so over random positions of the
+library's games.
 """
 
 from __future__ import annotations
@@ -39,15 +45,24 @@ if TYPE_CHECKING:
 # binds the tests (engine/natives.py CHECKS, which a test keeps equal to this set).
 CHECKED_NATIVES = frozenset({"pay"})
 
+# The native a cost's `move c to z` calls, and the events it emits (engine/natives.py _move):
+# such a line at the end of a cost may be left out of the predicate (_unobserved_move_problem).
+MOVE_NATIVE = "move_cards"
+MOVE_EVENTS = frozenset({"left", "entered"})
+
 _FAIL = "except rt.ILLEGAL_ERRORS as _error:"
 
 
-def fragment_problem(action: ir.ActionDecl, gen: CodeGenerator) -> str | None:
-    """Why the action's legality must be probed rather than computed, or None."""
-    if action.limit is not None:
+# an action, or a card's or keyword's activated ability: the decisions a window offers
+Decision = ir.ActionDecl | ir.Activated
+
+
+def fragment_problem(decision: Decision, gen: CodeGenerator) -> str | None:
+    """Why the decision's legality must be probed rather than computed, or None."""
+    if isinstance(decision, ir.ActionDecl) and decision.limit is not None:
         return "it has a limit per turn"
-    lead = ir.action_parameters(action.body)
-    params = action.body[:lead]
+    lead = ir.action_parameters(decision.body)
+    params = decision.body[:lead]
     sources: set[int] = set()
     for stmt in params:
         if isinstance(stmt, ir.Choose):
@@ -56,16 +71,17 @@ def fragment_problem(action: ir.ActionDecl, gen: CodeGenerator) -> str | None:
             if stmt.by is not None:
                 return f"line {stmt.span.line} is a choice someone else makes"
             sources.add(id(stmt.source))
-    if len(action.cost) > 1:
-        return "its cost has more than one line"
-    for stmt in action.cost:
-        if not (isinstance(stmt, ir.Invoke) and stmt.procedure in CHECKED_NATIVES):
-            return f"its cost (line {stmt.span.line}) does more than pay"
-        proc = gen.procedures.get(stmt.procedure)
-        if proc is None or not proc.native or stmt.procedure in gen.hooked:
-            return f"its cost calls {stmt.procedure!r}, which a rule hooks"
+    choices: dict[str, ir.Choose | None] = {}  # each name the parameters bind: its choice (None: a `let`'s)
+    for stmt in params:
+        if isinstance(stmt, ir.Choose):
+            choices[stmt.var] = stmt
+        elif isinstance(stmt, ir.Let):
+            choices[stmt.name] = None
+    problem = _cost_problem(decision, gen, choices)
+    if problem is not None:
+        return problem
     natives = {f.name for f in gen.game.functions if f.native}
-    for node in nodes([params, action.condition, action.cost]):
+    for node in nodes([params, decision.condition, decision.cost]):
         if isinstance(node, ir.Roll | ir.ChooseOne | ir.Simultaneously):
             return f"line {node.span.line} asks or rolls"
         if isinstance(node, ir.Query) and node.det not in EVERY_DETERMINERS and id(node) not in sources:
@@ -76,21 +92,157 @@ def fragment_problem(action: ir.ActionDecl, gen: CodeGenerator) -> str | None:
     return None
 
 
-def write_predicate(gen: CodeGenerator, action: ir.ActionDecl) -> BodyWriter:
-    """The body of `LP_<action>(m, ctx, keep, limit)`: the legal combinations of the
-    action's leading choices, each a list of answers. `keep` filters a choice's options as
-    probing does (a card whose `play:` condition fails is no answer); past `limit`
-    combinations it stops."""
+def _cost_problem(decision: Decision, gen: CodeGenerator, choices: dict[str, ir.Choose | None]) -> str | None:
+    """Why the cost cannot be decided by testing its lines (`_checked_lines`), or None: at
+    most one line is tested, a checked native no rule hooks; the others are left out —
+    trailing moves of the played card nothing sees (`_unobserved_move_problem`), and an
+    ability's `set self.<status> to yes/no` (`_status_of_self`) that no tested line after
+    it can read (its arguments are literals or a counter's name: the test reads a counter,
+    never a card's status)."""
+    end = _trailing_moves_start(decision)
+    for stmt in decision.cost[end:]:
+        problem = _unobserved_move_problem(stmt, gen, choices)
+        if problem is not None:
+            return problem
+    checked = _checked_lines(decision, gen)
+    if len(checked) > 1:
+        return "its cost has more than one line"
+    counters = {c.name for c in gen.game.counters}
+    status_set = False
+    for stmt in decision.cost[:end]:
+        if _status_of_self(stmt, decision, gen.game):
+            status_set = True
+            continue
+        if not (isinstance(stmt, ir.Invoke) and stmt.procedure in CHECKED_NATIVES):
+            return f"its cost (line {stmt.span.line}) does more than pay"
+        proc = gen.procedures.get(stmt.procedure)
+        if proc is None or not proc.native or stmt.procedure in gen.hooked:
+            return f"its cost calls {stmt.procedure!r}, which a rule hooks"
+        if status_set and not all(isinstance(a, ir.Num | ir.Text | ir.Bool)
+                                  or (isinstance(a, ir.Ref) and a.name in counters) for a in stmt.args.values()):
+            return f"its cost (line {stmt.span.line}) may read the status set before it"
+    return None
+
+
+def _trailing_moves_start(decision: Decision) -> int:
+    """Where the cost's trailing `move` lines begin (its length when there are none)."""
+    end = len(decision.cost)
+    while end and isinstance(stmt := decision.cost[end - 1], ir.Invoke) and stmt.procedure == MOVE_NATIVE:
+        end -= 1
+    return end
+
+
+def _checked_lines(decision: Decision, gen: CodeGenerator) -> list[ir.Stmt]:
+    """The cost's lines the predicate tests: all but the trailing moves and an ability's
+    status changes of its own card (`_cost_problem` says why those may be left out)."""
+    return [stmt for stmt in decision.cost[:_trailing_moves_start(decision)]
+            if not _status_of_self(stmt, decision, gen.game)]
+
+
+def _status_of_self(stmt: ir.Stmt, decision: Decision, game: ir.Game) -> bool:
+    """Is the line an ability's `set self.<status> to yes` (or `no`)? It cannot fail — the
+    ability's card is a card; a status is no counter; it changes nothing else, hooks and
+    triggers never hear it (runtime.change_field) — and only what reads the status sees it."""
+    if not (isinstance(decision, ir.Activated) and isinstance(stmt, ir.Assign) and stmt.op == "set"
+            and stmt.duration is None and isinstance(stmt.value, ir.Bool)):
+        return False
+    target = stmt.target
+    return isinstance(target, ir.Attr) and isinstance(target.obj, ir.Ref) and target.obj.name == "self" \
+        and target.name in {s.name for s in game.statuses} \
+        and target.name not in {c.name for c in game.counters}
+
+
+def _unobserved_move_problem(stmt: ir.Stmt, gen: CodeGenerator, choices: dict[str, ir.Choose | None]) -> str | None:
+    """Why a trailing cost line `move c to z` (the played card to a zone, after the
+    payment) cannot be left out of the predicate, or None. It can when nothing can see it
+    and it cannot fail: it is the last thing the cost does (only other such moves follow,
+    then the move is paid: no later test reads where the card went); no rule hooks the
+    move; no trigger runs a rule on the events it emits (`_move_heard_problem`); the card
+    is a choice's answer from a query of one card type (reading it cannot fail); the zone
+    a shared zone without a capacity (always there; a full zone would run the capacity's
+    rule). Then the move always succeeds, and the action is legal exactly when the test
+    before it passes."""
+    line = stmt.span.line
+    if not (isinstance(stmt, ir.Invoke) and stmt.procedure == MOVE_NATIVE):
+        return f"its cost (line {line}) does more than pay"
+    proc = gen.procedures.get(stmt.procedure)
+    if proc is None or not proc.native or stmt.procedure in gen.hooked:
+        return f"its cost calls {stmt.procedure!r}, which a rule hooks"
+    cards, zone = stmt.args.get("cards"), stmt.args.get("zone")
+    choice = choices.get(cards.name) if isinstance(cards, ir.Ref) else None
+    nouns = {noun: t.name for t in gen.game.cardtypes for noun in (t.name.lower(), t.singular.lower(),
+                                                                  t.plural.lower())}
+    moved_type = nouns.get(choice.source.noun.lower()) \
+        if choice is not None and isinstance(choice.source, ir.Query) else None
+    if set(stmt.args) != {"cards", "zone"} or moved_type is None:
+        return f"its cost (line {line}) moves something other than a chosen card of one type"
+    shared = {z.name: z for z in gen.game.zones if z.scope == "shared"}
+    shadowing = set(choices) | {p.name for k in gen.game.keywords for p in k.params}  # (names that hide a zone's)
+    if not (isinstance(zone, ir.Ref) and zone.name in shared and shared[zone.name].capacity is None
+            and zone.name not in shadowing):
+        return f"its cost (line {line}) moves a card to a zone that is not a shared zone without a capacity"
+    return _move_heard_problem(gen.game, moved_type, line)
+
+
+def _move_heard_problem(game: ir.Game, moved_type: str, line: int) -> str | None:
+    """Why a trigger may run a rule when a card of `moved_type` moves, or None. No rule's
+    trigger hears the move's events (`left`, `entered`); a card's or keyword's may, when
+    its condition begins with `card == self` (the moved card is its own card: the engine
+    tests that first and stops, engine/events.py `_react`) and no card of `moved_type`
+    has it (a card's type is its definition's: no rule changes it)."""
+    if any(t.event in MOVE_EVENTS for t in game.triggers):
+        return f"its cost (line {line}) moves a card, and a rule's trigger hears it"
+    keywords = {k.name: k for k in game.keywords}
+    for card in game.cards:
+        abilities = [*card.abilities]
+        for use in card.keywords:
+            keyword = keywords.get(use.name)
+            abilities += keyword.abilities if keyword is not None else []
+        for ability in abilities:
+            if not (isinstance(ability, ir.Trigger) and ability.event in MOVE_EVENTS):
+                continue
+            if card.type == moved_type or not _first_test_is_self(ability):
+                return f"its cost (line {line}) moves a card, and {card.name!r} hears it"
+    return None
+
+
+def _first_test_is_self(trigger: ir.Trigger) -> bool:
+    """Does the trigger's condition begin with `card == self` (its event's first value, the
+    moved card, is the trigger's own card)?"""
+    test = trigger.condition
+    while isinstance(test, ir.Logic) and test.op == "and":
+        test = test.left
+    if not (isinstance(test, ir.Compare) and test.op == "==" and trigger.bindings):
+        return False
+    sides = {(type(test.left), getattr(test.left, "name", None)), (type(test.right), getattr(test.right, "name", None))}
+    return sides == {(ir.Ref, trigger.bindings[0]), (ir.Ref, "self")}
+
+
+def write_predicate(gen: CodeGenerator, decision: Decision, outer: Scope | None = None) -> BodyWriter:
+    """The body of `LP_<action>(m, ctx, keep, limit)` — for an ability, `(m, ctx, keep,
+    limit, head)`: the legal combinations of the decision's leading choices, each a list of
+    answers. `keep` filters a choice's options as probing does (a card whose `play:`
+    condition fails is no answer); past `limit` combinations it stops. An ability's
+    condition reads only its card, so it is tested first, as its rule does (codegen
+    `decision`); `head` starts the key its options are handed on under (the card, the
+    ability and its user: moves.MoveFinder._probe_key). `outer`: the names a keyword's
+    ability reads (its parameters)."""
     writer = BodyWriter(gen)
     writer.entry_step = False
-    scope = Scope()
-    lead = ir.action_parameters(action.body)
-    params = action.body[:lead]
+    scope = outer.child() if outer is not None else Scope()
+    lead = ir.action_parameters(decision.body)
+    params = decision.body[:lead]
+    ability = isinstance(decision, ir.Activated)
     # the last choice's answer cannot change legality: test the first, take them all
-    blind = option_blind_parameters(action) == lead and lead > 0
-    writer.at = params[0].span.line if params else action.span.line
+    blind = isinstance(decision, ir.ActionDecl) and option_blind_parameters(decision) == lead and lead > 0
+    writer.at = params[0].span.line if params else decision.span.line
     writer.line(f"m.step({writer.at!r})")
     writer.line("found = []")
+    if ability and decision.condition is not None:
+        writer.at = decision.condition.span.line or writer.at
+        condition = writer.expr(decision.condition, scope, decide=False)
+        _guarded(writer, [f"if not ({condition}):", "    return found"], ["return found"])
+    head = f"{decision.name!r}, ctx.you.index" if isinstance(decision, ir.ActionDecl) else "*head"
     chosen: list[str] = []
     loops = 0
     for i, stmt in enumerate(params):
@@ -105,7 +257,7 @@ def write_predicate(gen: CodeGenerator, action: ir.ActionDecl) -> BodyWriter:
         options = writer.choice_options(stmt, scope)
         site = gen.site_of.get(id(stmt))
         if site is not None:  # handed on to the move's own choice (rt.offered)
-            path = f"({action.name!r}, ctx.you.index{''.join(', ' + c for c in chosen)})"
+            path = f"({head}, {''.join(c + ', ' for c in chosen)})"
             options = f"rt.offered(m, {site!r}, {path}, {options})"
         scope.bind(stmt.var)
         held = writer.fresh()
@@ -114,8 +266,8 @@ def write_predicate(gen: CodeGenerator, action: ir.ActionDecl) -> BodyWriter:
             writer.line(f"if {held}:")
             writer.indent += 1
             writer.line(f"{ident(stmt.var)} = {held}[0]")
-            _final_test(writer, action, scope, f"found.extend([{''.join(c + ', ' for c in chosen)}_o] "
-                                               f"for _o in {held})")
+            _final_test(writer, gen, decision, scope, f"found.extend([{''.join(c + ', ' for c in chosen)}_o] "
+                                                      f"for _o in {held})")
             writer.indent -= 1
             break
         writer.line(f"for {ident(stmt.var)} in {held}:")
@@ -123,7 +275,7 @@ def write_predicate(gen: CodeGenerator, action: ir.ActionDecl) -> BodyWriter:
         loops += 1
         chosen.append(ident(stmt.var))
     else:
-        _final_test(writer, action, scope, f"found.append([{', '.join(chosen)}])")
+        _final_test(writer, gen, decision, scope, f"found.append([{', '.join(chosen)}])")
     if loops:
         writer.indent = 1 + loops
         writer.line("if len(found) > limit:")
@@ -134,14 +286,14 @@ def write_predicate(gen: CodeGenerator, action: ir.ActionDecl) -> BodyWriter:
     return writer
 
 
-def _final_test(writer: BodyWriter, action: ir.ActionDecl, scope: Scope, keep_line: str) -> None:
-    """The condition, then the cost's test, for the answers bound so far; `keep_line`
-    records them when both hold."""
+def _final_test(writer: BodyWriter, gen: CodeGenerator, decision: Decision, scope: Scope, keep_line: str) -> None:
+    """The condition (an action's: an ability's was tested first), then the cost's test,
+    for the answers bound so far; `keep_line` records them when both hold."""
     tests: list[str] = []
-    if action.condition is not None:
-        writer.at = action.condition.span.line or writer.at
-        tests.append(f"({writer.expr(action.condition, scope, decide=False)})")
-    for stmt in action.cost:
+    if isinstance(decision, ir.ActionDecl) and decision.condition is not None:
+        writer.at = decision.condition.span.line or writer.at
+        tests.append(f"({writer.expr(decision.condition, scope, decide=False)})")
+    for stmt in _checked_lines(decision, gen):  # (the lines left out cannot fail: _cost_problem)
         assert isinstance(stmt, ir.Invoke)
         writer.at = stmt.span.line
         args = writer.native_args(stmt, scope)

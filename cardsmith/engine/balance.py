@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from typing import Any, Protocol
 
 Z95 = 1.959963984540054  # the two-sided 95% normal quantile
@@ -68,25 +68,52 @@ def clustered_difference(groups: Sequence[Sequence[tuple[bool, bool]]]) -> tuple
     squared contribution of its observations to the difference; with one observation per
     match it is exactly the usual unpooled variance p1(1-p1)/n1 + p0(1-p0)/n0.
     None when either side has no observation."""
-    n1 = n0 = k1 = k0 = 0
+    found = stratified_difference([[(None, marked, won) for marked, won in group] for group in groups])
+    return None if found is None else found[:4]
+
+
+def stratified_difference(groups: Sequence[Sequence[tuple[Hashable, bool, bool]]]) \
+        -> tuple[float, float, float, float, int, int] | None:
+    """clustered_difference within strata (a seat's deck), combined: (difference, low,
+    high, p, marked, unmarked) over the strata that have both sides.
+
+    A card in two decks is more often in the opening hand of the deck holding more
+    copies; compared across decks, its "impact" would be that deck's strength. Within
+    each stratum the difference is that of the card alone; the strata are weighted by
+    n1·n0/(n1+n0) (the weight that makes a difference of two rates most precise), and the
+    clustered variance takes each observation's share of the weighted sum. With one
+    stratum this is exactly the plain clustered difference. None when no stratum has both."""
+    tally: dict[Hashable, list[int]] = {}  # stratum -> [n1, k1, n0, k0]
     for group in groups:
-        for marked, won in group:
-            if marked:
-                n1, k1 = n1 + 1, k1 + won
-            else:
-                n0, k0 = n0 + 1, k0 + won
-    if n1 == 0 or n0 == 0:
+        for stratum, marked, won in group:
+            t = tally.setdefault(stratum, [0, 0, 0, 0])
+            side = 0 if marked else 2
+            t[side] += 1
+            t[side + 1] += won
+    both = {s: t for s, t in tally.items() if t[0] and t[2]}
+    if not both:
         return None
-    p1, p0 = k1 / n1, k0 / n0
+    weights = {s: t[0] * t[2] / (t[0] + t[2]) for s, t in both.items()}
+    total = sum(weights.values())
+    share = {s: 1.0 if len(both) == 1 else w / total for s, w in weights.items()}
+    rates = {s: (t[1] / t[0], t[3] / t[2]) for s, t in both.items()}
+    diff = sum(share[s] * (p1 - p0) for s, (p1, p0) in rates.items()) if len(both) > 1 else \
+        next(p1 - p0 for p1, p0 in rates.values())
     variance = 0.0
     for group in groups:
-        part = sum((won - p1) / n1 if marked else -(won - p0) / n0 for marked, won in group)
+        part = 0.0
+        for stratum, marked, won in group:
+            if stratum not in both:
+                continue
+            t, (p1, p0) = both[stratum], rates[stratum]
+            part += share[stratum] * ((won - p1) / t[0] if marked else -(won - p0) / t[2])
         variance += part * part
-    diff, se = p1 - p0, math.sqrt(variance)
+    n1, n0 = sum(t[0] for t in both.values()), sum(t[2] for t in both.values())
+    se = math.sqrt(variance)
     if se == 0:
-        return diff, diff, diff, 1.0 if diff == 0 else 0.0
+        return diff, diff, diff, 1.0 if diff == 0 else 0.0, n1, n0
     p = math.erfc(abs(diff / se) / math.sqrt(2))
-    return diff, max(-1.0, diff - Z95 * se), min(1.0, diff + Z95 * se), p
+    return diff, max(-1.0, diff - Z95 * se), min(1.0, diff + Z95 * se), p, n1, n0
 
 
 def benjamini_hochberg(pvalues: Sequence[float]) -> list[float]:
@@ -109,14 +136,15 @@ def rate(wins: int, n: int) -> dict[str, Any]:
             "low": round(low, 4), "high": round(high, 4)}
 
 
-def _won(match: Played, seat: int) -> bool:
+def seat_won(match: Played, seat: int) -> bool:
+    """The seat won alone (a shared win, a draw or no winner is not a win)."""
     return match.winners == [seat]
 
 
 def seat_rates(ended: Sequence[Played], players: int) -> dict[str, Any]:
     """Each seat's win rate; with rotated decks every deck sat in every seat equally
     often, so what is left is the seat's own (dis)advantage."""
-    return {f"player{s + 1}": rate(sum(1 for m in ended if _won(m, s)), len(ended)) for s in range(players)}
+    return {f"player{s + 1}": rate(sum(1 for m in ended if seat_won(m, s)), len(ended)) for s in range(players)}
 
 
 def deck_rates(ended: Sequence[Played]) -> dict[str, Any]:
@@ -126,7 +154,7 @@ def deck_rates(ended: Sequence[Played]) -> dict[str, Any]:
     for m in ended:
         for seat, deck in enumerate(m.decks or []):
             dealt[deck] += 1
-            wins[deck] += _won(m, seat)
+            wins[deck] += seat_won(m, seat)
     return {deck: rate(wins[deck], dealt[deck]) for deck in sorted(dealt)}
 
 
@@ -141,7 +169,7 @@ def matchups(ended: Sequence[Played]) -> dict[str, dict[str, Any]]:
             for j, b in enumerate(decks):
                 if i != j and a != b:
                     met[a, b] += 1
-                    wins[a, b] += _won(m, i)
+                    wins[a, b] += seat_won(m, i)
     table: dict[str, dict[str, Any]] = {}
     for a, b in sorted(met):
         table.setdefault(a, {})[b] = rate(wins[a, b], met[a, b])
@@ -149,12 +177,13 @@ def matchups(ended: Sequence[Played]) -> dict[str, dict[str, Any]]:
 
 
 class _Card:
-    """One card's observations: per match, one (seen, opening, played, won) per seat holding it."""
+    """One card's observations: per match, one (seen, opening, played, won, deck) per seat
+    holding it (deck: the seat's deck's name, None when the game deals none)."""
 
     __slots__ = ("by_match", "plays")
 
     def __init__(self) -> None:
-        self.by_match: list[list[tuple[bool, bool, bool, bool]]] = []
+        self.by_match: list[list[tuple[bool, bool, bool, bool, str | None]]] = []
         self.plays = 0
 
     def count(self, which: int, won: bool | None = None) -> int:
@@ -162,20 +191,22 @@ class _Card:
         return sum(1 for group in self.by_match for o in group if (which < 0 or o[which]) and
                    (won is None or o[3] == won))
 
-    def split(self, which: int) -> list[list[tuple[bool, bool]]]:
-        return [[(o[which], o[3]) for o in group] for group in self.by_match]
+    def split(self, which: int) -> list[list[tuple[Hashable, bool, bool]]]:
+        return [[(o[4], bool(o[which]), o[3]) for o in group] for group in self.by_match]
 
 
 def _cards(ended: Iterable[Played]) -> dict[str, _Card]:
     cards: dict[str, _Card] = {}
     for m in ended:
-        here: dict[str, list[tuple[bool, bool, bool, bool]]] = {}
+        here: dict[str, list[tuple[bool, bool, bool, bool, str | None]]] = {}
+        decks = m.decks or []
         for seat, facts in enumerate(m.seats):
-            won = _won(m, seat)
+            won = seat_won(m, seat)
+            deck = decks[seat] if seat < len(decks) else None
             seen, opening = set(facts.seen), set(facts.opening)
             for name in facts.held:
                 plays = facts.played.get(name, 0)
-                here.setdefault(name, []).append((name in seen, name in opening, plays > 0, won))
+                here.setdefault(name, []).append((name in seen, name in opening, plays > 0, won, deck))
                 cards.setdefault(name, _Card()).plays += plays
         for name, group in here.items():
             cards[name].by_match.append(group)
@@ -186,20 +217,20 @@ SEEN, OPENING, PLAYED = 0, 1, 2  # positions in an observation; the last is won
 
 
 def _compare(card: _Card, which: int, min_sample: int) -> dict[str, Any]:
-    """Marked minus unmarked win rate (clustered_difference), tested when both sides have
-    at least `min_sample` observations (else a warning says why not)."""
-    found = clustered_difference(card.split(which))
+    """Marked minus unmarked win rate within each deck (stratified_difference), tested when
+    both sides have at least `min_sample` observations (else a warning says why not)."""
+    found = stratified_difference(card.split(which))
     if found is None:
         return {"diff": None, "low": None, "high": None, "p": None, "warning": "one side never happened"}
-    diff, low, high, p = found
-    marked = card.count(which)
-    fewest = min(marked, card.count(-1) - marked)
+    diff, low, high, p, marked, unmarked = found
+    fewest = min(marked, unmarked)
     warning = f"few matches ({fewest} < {min_sample}) on one side: not tested" if fewest < min_sample else None
     return {"diff": round(diff, 4), "low": round(low, 4), "high": round(high, 4),
             "p": None if warning else p, "warning": warning}
 
 
-def card_impact(ended: Sequence[Played], min_sample: int = MIN_SAMPLE) -> list[dict[str, Any]]:
+def card_impact(ended: Sequence[Played], min_sample: int = MIN_SAMPLE,
+                left_out: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
     """Per card: the 17lands-style figures — win rate when seen (GIH WR), when held but not
     seen, their difference IWD ("improvement when drawn"), opening-hand win rate, play
     rate — and its *impact*: the opening-hand win rate minus the win rate of the matches
@@ -210,8 +241,17 @@ def card_impact(ended: Sequence[Played], min_sample: int = MIN_SAMPLE) -> list[d
     on how long the match lasts — a seat that loses fast draws fewer cards, so every card
     of a losing deck looks good when drawn (IWD is biased by match length; with one
     overpowered card most other cards of the game got "significant" IWDs). A card that is
-    never or always in the opening hand falls back on IWD (`basis` says which). Sorted:
-    tested cards by impact, most helpful first, then the rest."""
+    never or always in the opening hand falls back on IWD (`basis` says which). A card of a
+    deck that won nearly everything is judged instead by `left_out` (engine/leaveout.py:
+    the deck's win rate with it minus without it, on paired matches), the one comparison
+    that can tell such a deck's cards apart — when that was tested, or the card has no
+    comparison of its own. Sorted: tested cards by impact, most helpful
+    first, then the rest."""
+    removed: dict[str, dict[str, Any]] = {}
+    for found in left_out:  # a card left out of two dominant decks: the clearer result
+        kept = removed.get(found["card"])
+        if kept is None or (found["p"] is not None and (kept["p"] is None or found["p"] < kept["p"])):
+            removed[found["card"]] = found
     rows: list[dict[str, Any]] = []
     pvalues: list[float] = []
     tested: list[int] = []
@@ -237,6 +277,12 @@ def card_impact(ended: Sequence[Played], min_sample: int = MIN_SAMPLE) -> list[d
             ("never seen in a match: no comparison" if seen == 0 else
              "seen and in the opening hand in every match it was held: no comparison"),
         }
+        lo = removed.get(name)
+        if lo is not None and lo["impact"] is not None and (lo["p"] is not None or chosen["p"] is None):
+            chosen = {"diff": lo["impact"], "low": lo["impact_low"], "high": lo["impact_high"], "p": lo["p"],
+                      "warning": lo["warning"]}
+            row.update(impact=lo["impact"], impact_low=lo["impact_low"], impact_high=lo["impact_high"],
+                       basis=f"left out of {lo['deck']}", warning=lo["warning"])
         if chosen["p"] is not None:
             tested.append(len(rows))
             pvalues.append(chosen["p"])
@@ -247,10 +293,12 @@ def card_impact(ended: Sequence[Played], min_sample: int = MIN_SAMPLE) -> list[d
     return rows
 
 
-def balance(results: Sequence[Played], players: int, min_sample: int = MIN_SAMPLE) -> dict[str, Any]:
-    """Seat, deck, matchup and card-impact figures of the matches that ended."""
+def balance(results: Sequence[Played], players: int, min_sample: int = MIN_SAMPLE,
+            left_out: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+    """Seat, deck, matchup and card-impact figures of the matches that ended (with the
+    left-out comparisons of a dominant deck's cards, engine/leaveout.py, when run)."""
     ended = [m for m in results if m.outcome in ENDED]
-    cards = card_impact(ended, min_sample)
+    cards = card_impact(ended, min_sample, left_out)
     return {
         "ended": len(ended),
         "seats": seat_rates(ended, players),
@@ -258,6 +306,7 @@ def balance(results: Sequence[Played], players: int, min_sample: int = MIN_SAMPL
         "matchups": matchups(ended),
         "card_impact": cards,
         "flagged": [r["card"] for r in cards if r["flagged"]],
+        "left_out": list(left_out),
         "method": {"rates": "Wilson score 95%", "differences": "normal 95%, variance clustered by match",
                    "test": "z test, variance clustered by match", "correction": f"Benjamini-Hochberg, FDR {FDR:.0%}",
                    "min_sample": min_sample},

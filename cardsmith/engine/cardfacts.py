@@ -7,7 +7,11 @@ are read generically from the match log and the zones the game declares:
 - *setup ends* when the flow first emits `round_started` (every turn-based or
   round-based game does, right after its `setup` and the choice of first player);
 - a seat *holds* a card when the card is in one of the seat's own zones (`... of
-  playerN`) when setup ends, or enters one later (a drawn, bought or returned card);
+  playerN`) when setup ends, or enters one later (a drawn, bought or returned card).
+  A card that enters another seat's *public* zone while a seat already holds it (a unit
+  marching into the enemy's fortress zone, a card put on an opponent's side of the
+  table) stays its holder's: else every attacker would count as held by the defender,
+  and its record would be that of both decks;
 - *in the opening hand*: in a zone of the seat that only its owner sees (zone
   visibility `owner`) when setup ends;
 - *drawn*: entered such an owner-only zone of the seat after setup;
@@ -99,13 +103,15 @@ def _plays(match: PlayedMatch, watcher: PlayWatcher, public: set[str]) -> list[C
 def seat_facts(match: PlayedMatch, watcher: PlayWatcher) -> list[SeatFacts]:
     """Each seat's held/seen/opening cards from the log, and its plays from `watcher`."""
     seats = len(match.players)
-    private = {z.name for z in match.game.ir.zones if z.scope == "player" and z.visibility == "owner"}
-    public = {z.name for z in match.game.ir.zones if z.visibility == "public"}
+    zones = match.game.ir.zones
+    private = {z.name for z in zones if z.scope == "player" and z.visibility == "owner"}
+    public = {z.name for z in zones if z.visibility == "public"}
     all_plays = _plays(match, watcher, public)
     where: dict[str, str] = {}  # card -> the zone it is in
     held: list[set[str]] = [set() for _ in range(seats)]
     seen: list[set[str]] = [set() for _ in range(seats)]
     opening: list[set[str]] = [set() for _ in range(seats)]
+    holder: dict[str, int] = {}  # card (as the log names it) -> the seat that holds it
     after_setup = False
     for entry in match.log:
         kind = entry.get("event")
@@ -115,6 +121,7 @@ def seat_facts(match: PlayedMatch, watcher: PlayWatcher) -> list[SeatFacts]:
                 name, seat = _seat_of(zone)
                 if seat is not None and seat < seats:
                     held[seat].add(_name(card))
+                    holder[card] = seat
                     if name in private:
                         opening[seat].add(_name(card))
             continue
@@ -130,10 +137,16 @@ def seat_facts(match: PlayedMatch, watcher: PlayWatcher) -> list[SeatFacts]:
         where[card] = zone
         if after_setup:
             name, seat = _seat_of(zone)
-            if seat is not None and seat < seats:
-                held[seat].add(_name(card))
-                if name in private:
-                    seen[seat].add(_name(card))
+            if seat is None or seat >= seats:
+                if name not in public:
+                    holder.pop(card, None)  # shuffled into a shared pile: nobody's until drawn
+                continue
+            if name in public and holder.get(card, seat) != seat:
+                continue  # in another seat's public zone, still its holder's card
+            held[seat].add(_name(card))
+            holder[card] = seat
+            if name in private:
+                seen[seat].add(_name(card))
     facts = []
     for seat in range(seats):
         plays = all_plays[seat]

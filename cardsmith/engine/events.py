@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardsmith.dsl import ir
 from cardsmith.engine import runtime as rt
-from cardsmith.model.state import Card, Number, Player, Zone
+from cardsmith.model.state import Card, Number, Player, Zone, log_describe
 
 if TYPE_CHECKING:
     from cardsmith.engine.coverage import Tally
@@ -45,6 +45,7 @@ class EventsAndStatics:
     _statics_index: tuple[list[Any], dict[str, list[Any]]] | None
     _grants_cache: tuple[tuple[Any, ...], list[tuple[tuple[str, ...], set[int], list[tuple[str, list[Any]]]]]] | None
     version: int
+    _event_zones: dict[str, list[Zone]]  # per event: the zones _react looks in for triggers
     turn_number: int
     round_number: int
 
@@ -224,7 +225,9 @@ class EventsAndStatics:
         """An event happened: logged; then the game's triggers react, then those of the
         cards (in zone order) whose trigger's zones hold them. An event nothing in the game
         reacts to costs no generator: `yield from` gets an empty tuple."""
-        self.record("emit", name=event, args=[self.describe(a) for a in args])
+        # (a stage's name and a card, the most frequent arguments, written in line)
+        self.record("emit", name=event, args=[a if type(a) is str else f"{a.name}#{a.id}" if type(a) is Card
+                                              else log_describe(a) for a in args])
         if self.tally is not None and self.journal is None:
             self.tally.emitted(event)
         if event not in self.game.heard:
@@ -245,9 +248,12 @@ class EventsAndStatics:
                     self._fired(handler)
             if not listening:
                 return None
-            reachable = game.trigger_zones(event)  # zones where a trigger on this event can work
-            for card in [c for z in self.zones.values() if z.visibility == "public" or z.name in reachable
-                         for c in z.cards if c.name in listening]:
+            scanned = self._event_zones.get(event)
+            if scanned is None:  # zones where a trigger on this event can work (the same all match)
+                reachable = game.trigger_zones(event)
+                scanned = self._event_zones[event] = [z for z in self.zones.values()
+                                                      if z.visibility == "public" or z.name in reachable]
+            for card in [c for z in scanned for c in z.cards if c.name in listening]:
                 for handler, zones, keyword, kargs in game.reactions(event, card.name):
                     if self._in_play(card, zones):
                         done = yield from self.guarded(handler(self, rt.Ctx(card.controller, card, keyword, kargs),

@@ -31,6 +31,9 @@ from cardsmith.engine.seatview import SeatNames, determinize, observe
 from cardsmith.model.state import Card, Player
 from cardsmith.model.values import MAX_DECK
 
+# (tuples made once, not a union type built at every request)
+_TOGETHER = (rt.BeginSimultaneous, rt.EndSimultaneous)
+_QUESTIONS = (rt.Choose, rt.ChooseOption)
 # a game's turn limit when it declares none (`turn_limit:` in `game`, GameDecl.turn_limit)
 MAX_TURNS = ir.DEFAULT_TURN_LIMIT
 
@@ -85,7 +88,7 @@ class PlayedMatch(MoveFinder):
 
     def _begin(self) -> None:
         """Start the flow and run it to the first decision (a scenario starts it later)."""
-        self._flow: Generator[Any, Any, None] | None = self._run()
+        self._flow: Generator[Any, Any, None] | None = self._turns(prologue=True)
         self._advance(None)
 
     # ---------------------------------------------------------------- the public API
@@ -244,7 +247,7 @@ class PlayedMatch(MoveFinder):
         assert self._flow is not None
         try:
             request = self._flow.send(reply)
-            while isinstance(request, rt.BeginSimultaneous | rt.EndSimultaneous) or (
+            while isinstance(request, _TOGETHER) or (
                     isinstance(request, rt.Choose) and request.mode == "one"
                     and ((len(request.options) <= 1 and not request.optional) or not request.options)):
                 if isinstance(request, rt.BeginSimultaneous):
@@ -312,10 +315,6 @@ class PlayedMatch(MoveFinder):
             for name in names:
                 self.create_card(name, zone, player, top=False)
 
-    def _run(self) -> Generator[Any, Any, None]:
-        yield from self._prologue()
-        yield from self._turns()
-
     def _prologue(self) -> Generator[Any, Any, None]:
         """Before the first turn: decklists dealt, `game_started`, the game's setup, checks."""
         ctx = rt.Ctx(self.current, None)
@@ -325,8 +324,12 @@ class PlayedMatch(MoveFinder):
             yield from self.game.handlers[("setup", str(i))](self, ctx)
         yield from self.run_checks()
 
-    def _turns(self) -> Generator[Any, Any, None]:
-        """The first player, then rounds of turns until the game ends (or the turn limit)."""
+    def _turns(self, prologue: bool = False) -> Generator[Any, Any, None]:
+        """The first player, then rounds of turns until the game ends (or the turn limit);
+        a played match's flow begins with the `prologue` (a level of its own would pass on
+        every decision of the match)."""
+        if prologue:
+            yield from self._prologue()
         turn_flow = next((f for f in self.game.ir.flows if f.scope == "turn"), None)
         round_flow = next((f for f in self.game.ir.flows if f.scope == "round"), None)
         if self.over or (turn_flow is None and round_flow is None):
@@ -334,7 +337,7 @@ class PlayedMatch(MoveFinder):
         self.current = yield from self._first_player()
         while not self.over:
             ctx = rt.Ctx(self.current, None)
-            for each in self.players:
+            for each in self.players if self.periods_in_use else ():
                 self._expire(f"next:round:{each.name}")
             self.reset_counters("start of round", None)
             yield from self.emit(ctx, "round_started", [self.round_number])
@@ -355,20 +358,6 @@ class PlayedMatch(MoveFinder):
                 self.error = f"no winner after {limit} turns"
                 self.out_of_turns = True  # the turn limit, not a broken rule (soaks count it unended)
                 self.over = True
-
-    def _first_player(self) -> Generator[Any, Any, Player]:
-        """The game's `first_player`: `seat1`, `random` (a logged draw of the match's RNG)
-        or `choose` (the first seat picks who starts)."""
-        rule = self.game.ir.game.first_player
-        living = rt.players(self)
-        first = living[0]
-        if rule == "random" and len(living) > 1:
-            first = living[self.rng.randrange(len(living))]
-        elif rule == "choose" and len(living) > 1:
-            first = yield rt.Choose(self, living[0], list(living), "one", None, label="who takes the first turn",
-                                    line=self.game.ir.game.span.line)
-        self.record("first_player", player=first.name, rule=rule)
-        return first
 
     def _round_of_turns(self, flow: ir.FlowDecl) -> Generator[Any, Any, None]:
         """Every living player takes a turn (or has it skipped), in the turn order the rules
@@ -401,7 +390,8 @@ class PlayedMatch(MoveFinder):
     def _turn(self, flow: ir.FlowDecl, player: Player) -> Generator[Any, Any, None]:
         ctx = rt.Ctx(player, None)
         self.taken.clear()  # action limits count per turn
-        self._expire(f"next:turn:{player.name}")  # what they did "until your next turn" lapses
+        if self.periods_in_use:  # (no change lasts for a period: there is nothing to expire)
+            self._expire(f"next:turn:{player.name}")  # what they did "until your next turn" lapses
         self.reset_counters("start of turn", player)
         self.turn_player = player  # losing the game now ends this turn (natives.lose_game)
         try:
@@ -441,7 +431,8 @@ class PlayedMatch(MoveFinder):
         if self.tally is not None:
             self.tally.stage(scope, path, RUN)
         self.stage_name = stage.name
-        self._expire(f"next:{stage.name}:{player.name}")
+        if self.periods_in_use:
+            self._expire(f"next:{stage.name}:{player.name}")
         yield from self.emit(ctx, "stage_started", [stage.name])
         yield from self.game.handlers[("stage", scope, *path)](self, ctx)
         yield from self.run_checks()
@@ -454,7 +445,7 @@ class PlayedMatch(MoveFinder):
                 continue
             yield from self._stage(step, scope, [*path, step.name], player)
         self.end_stage_requested = False
-        if self.pause_at == ("stage", ".".join(path)) and not self.over:
+        if self.pause_at is not None and self.pause_at == ("stage", ".".join(path)) and not self.over:
             yield Pause(("stage", ".".join(path)))
         if stage.actions and not self.over:
             if stage.simultaneous:
@@ -485,8 +476,9 @@ class PlayedMatch(MoveFinder):
             if holder.eliminated:  # out of the game: priority goes by them, and no pass is counted
                 holder = self.following(holder)
                 continue
-            reply = yield from self._priority(holder, stage)
-            if reply is None:
+            window = self._offer(holder, stage)  # (_priority in line: one generator less an action)
+            reply = None if window is None else (yield window)
+            if reply is None or reply == "pass":
                 passes += 1
                 living = len(rt.players(self))
                 if passes >= living or (holder is player and not stage.responses and not self.stack_programs):
@@ -509,9 +501,15 @@ class PlayedMatch(MoveFinder):
 
     def _priority(self, holder: Player, stage: ir.StageDecl, sealed: bool = False) -> Generator[Any, Any, Any]:
         """`holder` decides in this window: the move taken ((move, choices)), or None for
-        a pass. A window where passing is all they could do passes by itself (unless the
-        seat asked to stop everywhere); one where passing is not allowed and nothing is
-        legal passes too."""
+        a pass (see _offer)."""
+        window = self._offer(holder, stage, sealed)
+        reply = None if window is None else (yield window)
+        return None if reply is None or reply == "pass" else reply
+
+    def _offer(self, holder: Player, stage: ir.StageDecl, sealed: bool = False) -> ActionWindow | None:
+        """The window `holder` is asked at, with its actions; None when it passes by
+        itself: passing is all they could do (unless the seat asked to stop everywhere),
+        or passing is not allowed and nothing is legal."""
         window = ActionWindow(holder, stage, sealed)
         window.actions = self._window_actions(window)
         if self.tally is not None:
@@ -519,8 +517,7 @@ class PlayedMatch(MoveFinder):
         moves = [a for a in window.actions if a.payload != "pass"]
         if not moves and (not window.actions or holder.index not in self.stops):
             return None
-        reply = yield window
-        return None if reply is None or reply == "pass" else reply
+        return window
 
     def _simultaneous_window(self, stage: ir.StageDecl, player: Player) -> Generator[Any, Any, None]:
         """`simultaneous: yes`: every living player, in turn order from `player`, picks one
@@ -606,7 +603,7 @@ class PlayedMatch(MoveFinder):
                     return True
                 reply = None
                 continue
-            if script and isinstance(request, rt.Choose | rt.ChooseOption):
+            if script and isinstance(request, _QUESTIONS):
                 reply = script.pop(0)
                 if self.probe_path is not None:
                     self.probe_path += (tuple(reply) if isinstance(reply, list) else reply,)

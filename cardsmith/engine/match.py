@@ -7,10 +7,10 @@ the RNG is seeded per match, so the same seed and answers give the same log.
 
 This module is the core every other part builds on: the state, every journaled change
 (so a probed move rolls back in place), state versions, calls with their hooks, and
-running programs and checks. The rest is mixed in or looked up: events, hooks, statics
-and lapsing changes (events.py), scripted answers and scenario-only statements
-(scenario_steps.py), turn order (turnorder.py), and the core prelude's natives, a
-table by name (natives.py).
+running programs and checks. The rest is mixed in or looked up: counters and their
+journaled setters (counters.py), events, hooks, statics and lapsing changes
+(events.py), scripted answers and scenario-only statements (scenario_steps.py), turn
+order (turnorder.py), and the core prelude's natives, a table by name (natives.py).
 """
 
 from __future__ import annotations
@@ -26,10 +26,11 @@ from cardsmith.compiler.static_eval import to_runtime
 from cardsmith.dsl import ir
 from cardsmith.engine import natives
 from cardsmith.engine import runtime as rt
+from cardsmith.engine.counters import Counters
 from cardsmith.engine.events import MAX_DEPTH, EventsAndStatics
 from cardsmith.engine.scenario_steps import ScenarioSteps
 from cardsmith.engine.turnorder import TurnOrder
-from cardsmith.model.state import Card, Number, Player, Zone, named, normalize, set_counted
+from cardsmith.model.state import Card, Player, Zone, log_describe, set_counted
 
 if TYPE_CHECKING:
     from cardsmith.engine.coverage import Tally
@@ -39,28 +40,29 @@ MAX_STEPS = 200_000
 # Functions and unhooked procedures call each other directly: one that calls itself without
 # end runs out of Python's stack, and that is reported as this, at the last line run.
 ENDLESS = "a rule calls itself without end"
+__all__ = ["ENDLESS", "MAX_STEPS", "Match", "log_describe"]  # (log_describe: moves.py reads it here)
 
 
-def _log_name(card: Card) -> str:
-    """A card as the log (the referee) names it: its name and engine id."""
-    return f"{card.name}#{card.id}"
+class _BoundNatives(dict[str, Callable[..., Any]]):
+    """Match.natives: the natives of the game's `native` procedures, each bound to the
+    match when first looked up; a name the game does not declare native is missing."""
+
+    def __init__(self, match: Match) -> None:
+        super().__init__()
+        self.match = match
+
+    def __missing__(self, name: str) -> Callable[..., Any]:
+        match = self.match
+        proc = match.game.procedures.get(name)
+        if proc is None or not proc.native:
+            raise KeyError(name)
+        function = natives.NATIVES.get(name)
+        bound = types.MethodType(function, match) if function is not None else match._missing_native(name)
+        self[name] = bound
+        return bound
 
 
-def log_describe(value: Any) -> Any:
-    """A value as the log writes it: a card as `Name#id`, a player or zone by name. It
-    reads nothing that changes during a match, so a description may be written when it
-    is first read (moves.Action) and say the same."""
-    kind = type(value)
-    if kind is str or kind is int or value is None or kind is bool:
-        return value  # most of what a log entry holds: written as it is
-    if kind is Card:
-        return f"{value.name}#{value.id}"  # (_log_name, in line: the most frequent of the rest)
-    if kind is Zone:
-        return value.title
-    return named(value, _log_name)
-
-
-class Match(EventsAndStatics, ScenarioSteps, TurnOrder):
+class Match(Counters, EventsAndStatics, ScenarioSteps, TurnOrder):
     flow_started = False  # a scenario running on the played flow (engine/scenario_flow.py)
     reports_expectations = False  # a failed `expect` raised inside the flow fails a scenario
     ranking: list[tuple[Player, tuple[Any, ...]]]  # set by `end the game` with a `scoring` (natives.end_game)
@@ -145,6 +147,7 @@ class Match(EventsAndStatics, ScenarioSteps, TurnOrder):
         self._statics_cache: list[tuple[Card, ir.Static, tuple[str, ...], rt.Ctx]] | None = None
         self._statics_index: tuple[list[Any], dict[str, list[Any]]] | None = None
         self._grants_cache: Any = None  # events.py _grants: per state, what statics grant
+        self._event_zones: dict[str, list[Zone]] = {}  # events.py _react: where triggers can work
         self.flow_active = False          # a PlayedMatch runs the turn structure itself
         self.allow_lost = False
         self.end_turn_requested = False
@@ -172,11 +175,15 @@ class Match(EventsAndStatics, ScenarioSteps, TurnOrder):
                                 f"(last at line {line}): a rule loops without end")
 
     def record(self, kind: str, **data: Any) -> None:
-        self.log.append({"event": kind, **data})
+        """A log entry: the event's kind and its data. The call's own keyword dictionary is
+        the entry (no copy: a dozen entries an action); its keys' order means nothing —
+        the log is written with sorted keys (replay.encode) and read by key."""
+        data["event"] = kind
+        self.log.append(data)
 
-    def describe(self, value: Any) -> Any:
-        """A value as the log writes it (log_describe)."""
-        return log_describe(value)
+    # A value as the log writes it: log_describe itself (a static method, so a log entry's
+    # values cost one call each, not two).
+    describe = staticmethod(log_describe)
 
     # ---------------------------------------------------------------- zones and cards
     def zone(self, name: str, owner: Player | None) -> Zone:
@@ -195,17 +202,38 @@ class Match(EventsAndStatics, ScenarioSteps, TurnOrder):
         definition = self.game.cards_by_name.get(name.lower())
         if definition is None:
             raise rt.RulesError(f"there is no card named {name!r}")
+        return self.make_card(definition, zone, owner, top)
+
+    def make_card(self, definition: Any, zone: Any, owner: Player | None, top: bool = True) -> Card:
+        """A new card of a compiled card `definition` (create_card, once it is found)."""
         card = Card(self.next_id, definition.name, definition.type, owner, dict(definition.base),
                     dict(self._card_counters), definition)
         self.next_id += 1
-        if isinstance(zone, Zone) and not self.room_in(zone, card):
+        if type(zone) is not Zone:
+            self.record("create", card=f"{definition.name}#{card.id}", zone=log_describe(zone))
+            return card
+        if zone.name in self.capped_zones and not self.room_in(zone, card):
             # made, but there is no room for it: it stays out of the game
             self.removed_cards += 1
             self.undoable(self._unremove)
             return card
-        if isinstance(zone, Zone):
+        if self.journal is None:
+            # (the bulk of setup: a new card comes from no zone and nothing will roll it
+            # back, so it is placed as _place would, without the inverse or the search)
+            self._statics_cache = None
+            if top and zone.ordered:
+                zone.cards.insert(0, card)
+            else:
+                zone.cards.append(card)
+            ctype = card.type  # (zone.count, in line)
+            zone.types[ctype] += 1
+            zone.controlled[owner] += 1
+            zone.held[(ctype, owner)] += 1
+            card.zone = zone
+            self.version = next(self._versions)
+        else:
             self._place(card, zone, top=top and zone.ordered)
-        self.record("create", card=self.describe(card), zone=self.describe(zone))
+        self.record("create", card=f"{definition.name}#{card.id}", zone=zone.title)
         return card
 
     def room_in(self, zone: Zone, card: Card) -> bool:
@@ -259,49 +287,6 @@ class Match(EventsAndStatics, ScenarioSteps, TurnOrder):
 
     def zone_distance(self, a: Any, b: Any) -> int | None:
         return None
-
-    # ---------------------------------------------------------------- counters
-    def _bounds(self, name: str) -> tuple[Any, Any]:
-        return self.game.bounds.get(name, (None, None))
-
-    def _clamp(self, name: str, value: Any) -> Any:
-        low, high = self._bounds(name)
-        if isinstance(value, int) or hasattr(value, "denominator"):
-            if low is not None and value < low:
-                value = low
-            if high is not None and value > high:
-                value = high
-        return normalize(value) if isinstance(value, int) or hasattr(value, "denominator") else value
-
-    def get_counter(self, owner: Player | None, name: str) -> Any:
-        if owner is None:
-            return self.shared.get(name, 0)
-        return owner.counters.get(name, 0)
-
-    def set_counter(self, owner: Player | None, name: str, value: Any) -> None:
-        value = self._clamp(name, value)
-        table: dict[str, Any] = self.shared if owner is None else owner.counters
-        had, old = name in table, table.get(name)
-        if had and type(old) is type(value) and old == value:
-            return  # not a change: nothing to log, journal or re-check
-
-        def undo() -> None:
-            if had:
-                table[name] = old
-            else:
-                table.pop(name, None)
-        table[name] = value
-        self.undoable(undo)
-        self.record("counter", player=self.describe(owner), counter=name, value=rt._plain(value))
-
-    def set_card_counter(self, card: Card, name: str, value: Number) -> None:
-        old = card.counters.get(name, 0)
-        value = self._clamp(name, value)
-        if name in card.counters and type(old) is type(value) and old == value:
-            return  # not a change
-        card.counters[name] = value
-        self.undoable(lambda: card.counters.__setitem__(name, old))
-        self.record("counter", card=self.describe(card), counter=name, value=rt._plain(card.counters[name]))
 
     # ---------------------------------------------------------------- calls (hooks: events.py)
     def invoke(self, ctx: rt.Ctx, name: str, args: dict[str, Any]) -> Generator[Any, Any, Any]:
@@ -368,14 +353,9 @@ class Match(EventsAndStatics, ScenarioSteps, TurnOrder):
     @functools.cached_property
     def natives(self) -> dict[str, Callable[..., Any]]:
         """The engine's function for each `native` procedure the game declares (natives.py),
-        bound to this match: generated code calls `m.natives[name](ctx, ...)`."""
-        found: dict[str, Callable[..., Any]] = {}
-        for proc in self.game.procedures.values():
-            if proc.native:
-                function = natives.NATIVES.get(proc.name)
-                found[proc.name] = types.MethodType(function, self) if function is not None \
-                    else self._missing_native(proc.name)
-        return found
+        bound to this match: generated code calls `m.natives[name](ctx, ...)`. Each is
+        bound as it is first called (a match calls a few of the prelude's dozens)."""
+        return _BoundNatives(self)
 
     @functools.cached_property
     def native_checks(self) -> dict[str, Callable[..., bool]]:
@@ -578,7 +558,13 @@ class Match(EventsAndStatics, ScenarioSteps, TurnOrder):
         seen = (self.version, self.current, self.turn_number, self.round_number)
         if seen == self._checked:
             return None  # nothing changed since the checks last found nothing to do
-        checks = [self.game.handlers[("check", str(i))] for i in range(len(self.game.ir.checks))]
+        checks = self._check_handlers
+        if not checks and not self.whiles_in_use:
+            # no check to run (the state changed, but nothing reads it but who is left
+            # standing): one pass, as the loop below would make it
+            self._last_standing()
+            self._checked = (self.version, self.current, self.turn_number, self.round_number)
+            return None
         for _round in range(50):
             before = len(self.log)
             if self.whiles_in_use:
@@ -592,6 +578,11 @@ class Match(EventsAndStatics, ScenarioSteps, TurnOrder):
                 self._checked = (self.version, self.current, self.turn_number, self.round_number)
                 return None
         raise rt.RulesError("the game's checks keep changing the state (more than 50 rounds)")
+
+    @functools.cached_property
+    def _check_handlers(self) -> list[Callable[..., Any]]:
+        """The game's `check` blocks, compiled, in order (run_checks runs them all)."""
+        return [self.game.handlers[("check", str(i))] for i in range(len(self.game.ir.checks))]
 
     def check_invariants(self) -> None:
         """What must hold after every action, whatever the rules: each card is in exactly
@@ -618,7 +609,12 @@ class Match(EventsAndStatics, ScenarioSteps, TurnOrder):
 
     def _last_standing(self) -> None:
         """When players have lost: the one left wins; if none is left, nobody does."""
-        if self.over or not any(p.eliminated for p in self.players):
+        if self.over:
+            return
+        for player in self.players:  # (in line of any(): asked after every action)
+            if player.eliminated:
+                break
+        else:
             return
         living = rt.players(self)
         if len(living) == 1:

@@ -132,6 +132,9 @@ def _all(options: list[Any]) -> list[Any]:
     return options
 
 
+_LISTED = "moves: the actions a stage's window lists"  # (its key in the match's memo, with the stage)
+
+
 def _same_answers(a: list[list[Any]], b: list[list[Any]]) -> bool:
     """The same combinations in the same order, each answer the very same object (or an
     equal number or text)."""
@@ -212,41 +215,68 @@ class MoveFinder(Match):
         stack_busy = bool(self.stack_programs)
         out: list[Action] = []
         self.probe_cache.clear()  # options remembered while probing this position only
-        listed = [name for name in stage.actions if name not in ("pass", "activate")]
-        listed += [name for name in self.game.instant_actions if name not in listed]
-        for name in listed:
-            decl = self.game.actions.get(name)
-            if decl is None or not offers.action_offered(decl, is_current, stack_busy) \
-                    or not self.within_limit(name, holder):
+        # (what every probe of the window shares, made once: the filter of a choice's
+        # options and the actor's context for the actions' predicates)
+        keep = (lambda options: [o for o in options if self._may_play(o, holder)]) \
+            if self.game.play_conditions else _all
+        ctx = rt.Ctx(holder, None)
+        for decl in self._listed(stage):
+            name = decl.name
+            if not offers.action_offered(decl, is_current, stack_busy) \
+                    or (decl.limit is not None and not self.within_limit(name, holder)):
                 continue
-            for choices in self._probe(name, holder):
+            for choices in self._probe(name, holder, None, keep, ctx):
                 label, parts = _with_values(decl.label, choices)
                 out.append(Action(len(out), who, label, (name, choices), parts))
         lists_activate = "activate" in stage.actions
         for found in offers.activations(self, holder):
             if not offers.ability_offered(found.ability, is_current, stack_busy, lists_activate):
                 continue
-            for choices in self._probe(found.move, holder):
+            for choices in self._probe(found.move, holder, found, keep):
                 label, parts = _with_values(f"{found.card.name}: {found.ability.label}", choices)
                 out.append(Action(len(out), who, label, (found.move, choices), parts))
         if stage.passing or not out:
             out.append(Action(len(out), who, "pass", "pass"))
         return out
 
-    def _probe(self, move: Any, player: Player) -> list[list[Any]]:
+    def _listed(self, stage: ir.StageDecl) -> list[ir.ActionDecl]:
+        """The actions a window of the stage may offer, in order: the stage's own, then the
+        game's instant ones (the same all match: kept in the match's memo per stage)."""
+        key = (_LISTED, stage.name, id(stage))
+        found: list[ir.ActionDecl] | None = self.match_memo.get(key)
+        if found is None:
+            names = [name for name in stage.actions if name not in ("pass", "activate")]
+            names += [name for name in self.game.instant_actions if name not in names]
+            found = self.match_memo[key] = [self.game.actions[n] for n in names if n in self.game.actions]
+        return found
+
+    def _probe(self, move: Any, player: Player, activation: offers.Activation | None = None,
+               keep: Any = None, ctx: rt.Ctx | None = None) -> list[list[Any]]:
         """Every parameter combination for which the move is legal (condition + cost):
-        computed by the action's compiled legality predicate where the compiler wrote one
-        (compiler/legality.py), else found by running the rule (`_tried`). With
-        `crosscheck` on (the conformance suite, tests/test_legality_predicates.py) both run
-        and any difference stops the match."""
-        predicate = self.game.legality.get(move) if isinstance(move, str) else None
-        if predicate is None or not self.use_predicates:
+        computed by the action's (or the ability's: `activation`) compiled legality
+        predicate where the compiler wrote one (compiler/legality.py), else found by
+        running the rule (`_tried`). With `crosscheck` on (the conformance suite,
+        tests/test_legality_predicates.py) both run and any difference stops the match.
+        `keep` (the filter of a choice's options) and `ctx` (the actor's, for an action)
+        when the caller has them already."""
+        if not self.use_predicates:
             return self._tried(move, player)
-        keep = (lambda options: [o for o in options if self._may_play(o, player)]) \
-            if self.game.play_conditions else _all
-        found: list[list[Any]] = predicate(self, rt.Ctx(player, None), keep, MAX_COMBINATIONS)
+        if keep is None:
+            keep = (lambda options: [o for o in options if self._may_play(o, player)]) \
+                if self.game.play_conditions else _all
+        found: list[list[Any]]
+        if isinstance(move, str):
+            predicate = self.game.legality.get(move)
+            if predicate is None:
+                return self._tried(move, player)
+            found = predicate(self, ctx if ctx is not None else rt.Ctx(player, None), keep, MAX_COMBINATIONS)
+        else:  # an ability's predicate (its handler's key after "legal") takes the key its options go under
+            predicate = self.game.handlers.get(("legal", *move[2][:3]))
+            if predicate is None or activation is None:
+                return self._tried(move, player)
+            found = predicate(self, activation.ctx(), keep, MAX_COMBINATIONS, self._probe_key(move, player))
         if len(found) > MAX_COMBINATIONS:
-            self.offers_cut[move] += 1
+            self.offers_cut[move if isinstance(move, str) else f"{move[1].name}: {move[2]}"] += 1
             del found[MAX_COMBINATIONS:]
         if self.crosscheck:
             self.probe_cache.clear()  # (what the predicate handed on must not answer for probing)

@@ -45,12 +45,13 @@ def _cards(value: Any) -> list[Card]:
 def _move(m: Match, ctx: rt.Ctx, cards: Any, zone: Any, top: bool) -> Iterator[Any]:
     if not isinstance(zone, Zone):
         raise rt.RulesError(f"cannot move cards to {zone!r}")
+    capped = zone.name in m.capped_zones  # (m.room_in's first question, asked once)
     for card in _cards(cards):
         old = card.zone
-        if old is zone or not m.room_in(zone, card):
+        if old is zone or (capped and not m.room_in(zone, card)):
             continue
         m._place(card, zone, top=top or zone.ordered)
-        m.record("move", card=m.describe(card), to=m.describe(zone))
+        m.record("move", card=f"{card.name}#{card.id}", to=zone.title)
         if old is not None:
             yield from m.emit(ctx, "left", [card, old])
         ctype = m.game.cardtypes.get(card.type)
@@ -219,7 +220,7 @@ def create_copies(m: Match, ctx: rt.Ctx, card: Any, zone: Any, owner: Any = None
     if owner is None:  # cards made in a shared zone belong to nobody; in a player's zone, to them
         owner = zone.owner if isinstance(zone, Zone) else ctx.you
     for _ in range(definition.copies):
-        m.create_card(definition.name, zone, owner)
+        m.make_card(definition, zone, owner)
 
 
 def perform_effect(m: Match, ctx: rt.Ctx, card: Any) -> Iterator[Any]:

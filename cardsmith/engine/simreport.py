@@ -64,9 +64,11 @@ def balance_lines(stats: dict[str, Any], players: int) -> list[str]:
     if stats["decks"]:
         lines.append("Decks (win rate over every seat they were dealt):")
         lines += [f"  {deck}: {_rate(r)}" for deck, r in stats["decks"].items()]
+        left = {found["deck"] for found in stats.get("left_out", [])}
         lines += [f"  note: {deck} won nearly every match: card impact cannot tell its cards from the deck "
                   f"(they share one record); compare versions of a card with --set or --compare"
-                  for deck, r in stats["decks"].items() if _sweeps(r)]
+                  for deck, r in stats["decks"].items() if _sweeps(r) and deck not in left]
+        lines += left_out_lines(stats)
     if stats["matchups"]:
         lines.append("Matchups (row deck's win rate against column deck, both seat orders):")
         lines += [f"  {a} vs {b}: {_rate(r)}" for a, row in stats["matchups"].items() for b, r in row.items()]
@@ -84,6 +86,23 @@ def balance_lines(stats: dict[str, Any], players: int) -> list[str]:
                          f"{r['matches']:>6}  {r['warning'] or ''}".rstrip())
         if len(rows) > CARDS_SHOWN:
             lines.append(f"  ... and {len(rows) - CARDS_SHOWN} more (--format json lists every card)")
+    return lines
+
+
+def left_out_lines(stats: dict[str, Any]) -> list[str]:
+    """Each dominant deck's cards left out in turn (engine/leaveout.py), biggest loss first."""
+    lines: list[str] = []
+    found = stats.get("left_out", [])
+    for deck in sorted({f["deck"] for f in found}):
+        rows = sorted((f for f in found if f["deck"] == deck),
+                      key=lambda f: (f["impact"] is None, -(f["impact"] or 0.0), f["card"]))
+        lines.append(f"  {deck} won nearly every match: each of its cards was left out in turn on the same seeds "
+                     f"({stats.get('left_out_matches', 0):,} more matches, paired); the deck's win rate with the "
+                     "card minus without it:")
+        lines += [f"    {f['card']}: {points(f['impact'])} points"
+                  + (f" [{points(f['impact_low'])} to {points(f['impact_high'])}]" if f["impact_low"] is not None
+                     else "")
+                  + f", {f['pairs']} pairs" + (f" — {f['warning']}" if f["warning"] else "") for f in rows]
     return lines
 
 

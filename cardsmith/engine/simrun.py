@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from cardsmith.engine.coverage import CoverageReport
-from cardsmith.engine.simulate import Lineup, MatchSummary, coverage, statistics
+from cardsmith.engine.leaveout import dominant_decks
+from cardsmith.engine.leaveout import leave_out as leave_out_cards
+from cardsmith.engine.simulate import Lineup, MatchSummary, Task, coverage, statistics
 from cardsmith.engine.simulate import simulate as run
 from cardsmith.engine.whatif import compare
 
@@ -43,9 +45,11 @@ def simulate_versions(base: Version, other: Version | None, changes: list[str], 
                       players: int, mode: str | None, jobs: int, cap: int, agents: list[str], rotate: bool,
                       traces: Path, turn_limit: int, progress: Callable[[str, int], None],
                       matches_out: Path | None = None, plots: Path | None = None,
-                      explicit_players: int | None = None) -> Simulation:
+                      explicit_players: int | None = None, leave_out: bool = True) -> Simulation:
     """Play `base` (and `other`, on the same seeds and seat orders) and gather everything
-    the report shows; `progress(target, n)` is told of each finished match."""
+    the report shows; `progress(target, n)` is told of each finished match. With
+    `leave_out`, a deck that won nearly every match has each of its cards left out in turn
+    on the same seeds (engine/leaveout.py), so card impact can tell its cards apart."""
     runs = []
     for version in [base] + ([other] if other else []):
         def told(n: int, target: str = version.target) -> None:
@@ -54,6 +58,16 @@ def simulate_versions(base: Version, other: Version | None, changes: list[str], 
         runs.append(run(version.target, games, seed, explicit_players, mode, jobs, cap, agents, progress=told,
                         traces=traces, lineups=version.lineups, rotate=rotate))
     stats = statistics(runs[0], players, turn_limit)
+    dominant = dominant_decks(stats["decks"]) if leave_out and base.lineups else []
+    if dominant and base.lineups:
+        def told_left(n: int) -> None:
+            progress(f"leaving out each card of {', '.join(dominant)}", n)
+
+        template = Task(base.target, seed, explicit_players, mode, cap, tuple(agents or ["random"]), None, None)
+        found = leave_out_cards(base.target, runs[0], base.lineups, dominant, seed, games, template, jobs, rotate,
+                                told_left)
+        stats = statistics(runs[0], players, turn_limit, [f.as_json() for f in found])
+        stats["left_out_matches"] = sum(len(f.differences) + f.failed for f in found)
     done = Simulation(runs[0], stats, coverage(base.target, runs[0]), changes=changes)
     if other is not None:
         done.diff = compare(runs[0], runs[1], stats, statistics(runs[1], players, turn_limit), players,

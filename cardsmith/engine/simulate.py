@@ -13,7 +13,7 @@ the same match `cardsmith play --seed` plays.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -161,6 +161,11 @@ def simulate(target: str, games: int, seed: int = 1, players: int | None = None,
         orders = seat_orders(lineups, rotate)
     tasks = [Task(target, seed + i, players, mode, max_actions, kinds, dealt, folder, r, names)
              for i in range(games) for r, (dealt, names) in enumerate(orders)]
+    return play_tasks(tasks, jobs, progress)
+
+
+def play_tasks(tasks: list[Task], jobs: int, progress: Callable[[int], None] | None = None) -> list[MatchSummary]:
+    """Play these matches (in worker processes with `jobs` > 1): results in task order."""
     results: list[MatchSummary] = []
     if jobs <= 1:
         for task in tasks:
@@ -195,7 +200,8 @@ def agent_decisions(results: list[MatchSummary]) -> dict[str, dict[str, int]]:
     return {kind: dict(counts) for kind, counts in found.items()}
 
 
-def statistics(results: list[MatchSummary], players: int, turn_limit: int | None = None) -> dict[str, Any]:
+def statistics(results: list[MatchSummary], players: int, turn_limit: int | None = None,
+               left_out: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
     """Wins, draws, errors, lengths and card stats of the matches. A match stopped at
     the game's turn limit (`turn_limit`, when given) is counted apart from rules errors:
     the rules did not break, the game did not end. Seat, deck and card-impact figures
@@ -240,5 +246,5 @@ def statistics(results: list[MatchSummary], players: int, turn_limit: int | None
         "cards": {name: {"played": count, "matches": matches_played[name],
                          "win_rate_when_played": round(won_when_played[name] / max(1, matches_played[name]), 3)}
                   for name, count in played.most_common()},
-        **balance(results, players),
+        **balance(results, players, left_out=left_out),
     }

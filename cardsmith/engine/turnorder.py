@@ -10,9 +10,16 @@ order is rolled back with everything else, and the played flow (flow.py) and sce
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
+from cardsmith.engine import runtime as rt
 from cardsmith.model.state import Player
+
+if TYPE_CHECKING:
+    import random
+
+    from cardsmith.engine.game import CompiledGame
 
 
 class TurnOrder:
@@ -20,6 +27,8 @@ class TurnOrder:
 
     players: list[Player]
     current: Player | None
+    game: CompiledGame
+    rng: random.Random
 
     if TYPE_CHECKING:  # provided by Match, which this is mixed into
         def record(self, kind: str, **data: Any) -> None: ...
@@ -32,6 +41,20 @@ class TurnOrder:
         self.extra_turn_now = False             # the turn being taken is an extra one
 
     # ---------------------------------------------------------------- questions
+    def _first_player(self) -> Generator[Any, Any, Player]:
+        """The game's `first_player`: `seat1`, `random` (a logged draw of the match's RNG)
+        or `choose` (the first seat picks who starts)."""
+        rule = self.game.ir.game.first_player
+        living = [p for p in self.players if not p.eliminated]  # (rt.players)
+        first = living[0]
+        if rule == "random" and len(living) > 1:
+            first = living[self.rng.randrange(len(living))]
+        elif rule == "choose" and len(living) > 1:
+            first = yield rt.Choose(self, living[0], list(living), "one", None,  # type: ignore[arg-type]  # (a Match)
+                                    label="who takes the first turn", line=self.game.ir.game.span.line)
+        self.record("first_player", player=first.name, rule=rule)
+        return first
+
     def following(self, player: Player | None) -> Player | None:
         """The living player after `player` in the current direction (turn order)."""
         living = [p for p in self.players if not p.eliminated]

@@ -156,6 +156,28 @@ def named(value: Any, card_name: Callable[[Card], str]) -> Any:
     return value
 
 
+def log_name(card: Card) -> str:
+    """A card as the log (the referee) names it: its name and engine id."""
+    return f"{card.name}#{card.id}"
+
+
+def log_describe(value: Any) -> Any:
+    """A value as the log writes it: a card as `Name#id`, a player or zone by name (named,
+    with log_name). It reads nothing that changes during a match, so a description may be
+    written when it is first read (moves.Action) and say the same. Here, beside the state
+    it describes, so the engine's every module can write a log entry without the match."""
+    kind = type(value)
+    if kind is str or kind is int or value is None or kind is bool:
+        return value  # most of what a log entry holds: written as it is
+    if kind is Card:
+        return f"{value.name}#{value.id}"  # (log_name, in line: the most frequent of the rest)
+    if kind is Player or kind is Zone:
+        return value.name if kind is Player else value.title
+    if kind is list:
+        return [log_describe(item) for item in value]
+    return named(value, log_name)
+
+
 def in_words(value: Any) -> str:
     """A value in a rules error as the language writes it (`none`, `true`), not Python."""
     if value is None:

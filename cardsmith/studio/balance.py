@@ -147,7 +147,9 @@ def _work(run: Run, target: str, lineups: Any, turn_limit: int, finished: Callab
     s = run.settings
     traces = Path(tempfile.gettempdir()) / f"cardsmith-studio-traces-{run.number}-{int(time.time())}"
 
-    def told(_target: str, n: int) -> None:
+    def told(label: str, n: int) -> None:
+        if label != target:  # a dominant deck's cards left out (engine/leaveout.py): matches not planned
+            run.total += n
         run.done += n
         if run.cancel.is_set():
             raise _Cancelled
