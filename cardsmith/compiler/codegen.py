@@ -163,6 +163,7 @@ class CodeGenerator:
         self.root = game_root(game)  # origins name files relative to it
         self.handlers: list[tuple[str, str]] = []
         self.native_functions = {f.name for f in game.functions if f.native}
+        self.region_names = {r.name for b in game.boards for r in b.regions}  # (codegen_exprs.region_in_line)
         self.function_decls = {f.name: f for f in game.functions}
         self.inline_memos = 0  # whole-match memo reads written in line (codegen_exprs.remembered_in_line)
         self.zone_sites = 0  # queries whose zone test is the same all match long (codegen_exprs.zone_plan)

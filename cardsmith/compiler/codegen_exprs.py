@@ -145,6 +145,10 @@ class ExprWriter(Visitor):
         return self.attr(e, scope)
 
     def visit_Call(self, e: ir.Call, scope: Scope, decide: bool) -> str:
+        if e.func == "in_region" and e.func in self.gen.native_functions:
+            region = self.region_in_line(e, scope)
+            if region is not None:
+                return region
         arg_list = self.call_args(e, scope)
         args = ", ".join(arg_list)
         if e.func in self.gen.native_functions:
@@ -210,11 +214,37 @@ class ExprWriter(Visitor):
             guard, (a, b) = guarded
             keep = ">=" if func == "max" else "<="
             return f"(({a} if {a} {keep} {b} else {b}) if {guard} else fn.fn_{func}(m, ctx, {a}, {b}))"
+        if func == "card_at" and len(args) == 2:  # a zone's cards by cell, once per state version
+            (zone_first, zone), (cell_first, cell) = self.held(args[0]), self.held(args[1])
+            return (f"(rt.card_at(m, {zone}, {cell}) if type({zone_first}) is rt.Zone and type({cell_first}) is tuple "
+                    f"and len({cell}) == 2 else fn.fn_card_at(m, ctx, {zone}, {cell}))")
         if func == "position" and len(args) == 1:
             first, card = self.held(args[0])
             return (f"({card}.position if type({first}) is rt.Card and {card}.position is not None "
                     f"else fn.fn_position(m, ctx, {card}))")
         return None
+
+    def region_in_line(self, e: ir.Call, scope: Scope) -> str | None:
+        """`in_region(cell(x, y), r)` for a region the game declares, two plain ints looked up
+        in line in the region's cells as fn_in_region does (Two Kingdoms' terrain tests:
+        ~130 an action); fn_in_region for anything else. None: not such a call."""
+        if len(e.args) != 2 or e.kwargs or "cell" not in self.gen.native_functions:
+            return None
+        cell, name = e.args
+        region = self.call_arg(e.func, 1, name, scope)
+        try:
+            named = ast.literal_eval(region)
+        except (ValueError, SyntaxError):
+            return None
+        if not (isinstance(cell, ir.Call) and cell.func == "cell" and len(cell.args) == 2 and not cell.kwargs
+                and isinstance(named, str) and named in self.gen.region_names):
+            return None
+        guarded = self.int_guard(*(self.expr(a, scope) for a in cell.args))
+        if guarded is None:
+            return None
+        guard, (x, y) = guarded
+        return (f"(({x}, {y}) in m.game.regions[{named!r}].cells if {guard} "
+                f"else fn.fn_in_region(m, ctx, fn.fn_cell(m, ctx, {x}, {y}), {named!r}))")
 
     def remembered_in_line(self, e: ir.Call, call: str, args: str) -> str:
         """A whole-match memo read in line: the remembered value is looked up in the match's
@@ -304,6 +334,16 @@ class ExprWriter(Visitor):
         return f"(not {test})" if e.negated else test
 
     def visit_Conditional(self, e: ir.Conditional, scope: Scope, decide: bool) -> str:
+        c = e.condition
+        if isinstance(c, ir.Compare) and c.op == "!=" and isinstance(c.right, ir.NoneLit) \
+                and isinstance(c.left, ir.Attr) and isinstance(c.left.obj, ir.Ref):
+            # `if u.host != none then u.host else u` (carrier(u) written in line): the field
+            # read once, into a temporary, when the value given is the field tested
+            read = self.expr(c.left, scope)
+            if self.expr(e.then, scope) == read:
+                self.gen.inline_temps += 1
+                temp = f"_i{self.gen.inline_temps}"
+                return f"({temp} if ({temp} := {read}) is not None else {self.expr(e.otherwise, scope)})"
         return (f"({self.expr(e.then, scope)} if {self.expr(e.condition, scope)} "
                 f"else {self.expr(e.otherwise, scope)})")
 
@@ -399,6 +439,9 @@ class ExprWriter(Visitor):
             return f"({other} is {'not ' if e.op == '!=' else ''}None)"
         if e.op in ("==", "!=") and not literal and (self.identity(e.left, scope) or self.identity(e.right, scope)):
             return f"({left} is {'not ' if e.op == '!=' else ''}{right})"  # as rt.same does for these
+        value = self.enum_literal(e.right, scope) or self.enum_literal(e.left, scope)
+        if e.op in ("==", "!=") and value is not None:
+            return self.enum_compare(e.op, left if self.enum_literal(e.right, scope) else right, value)
         guarded = self.int_guard(left, right)
         if guarded is not None:  # two plain ints compared in line, as the helpers do first
             guard, (a, b) = guarded
@@ -410,6 +453,23 @@ class ExprWriter(Visitor):
         if e.op == "!=":
             return f"(not rt.same({left}, {right}))"
         return f"rt.{_ORDER[e.op]}({left}, {right})"
+
+    def enum_literal(self, e: ir.Expr, scope: Scope) -> tuple[str, str, str] | None:
+        """(enum, value, constant) when `e` names an enum value (`Ram` in `u.troop == Ram`)."""
+        if not isinstance(e, ir.Ref) or e.name in scope.locals or e.name in scope.bound or e.name in _BUILTINS:
+            return None
+        kind, detail = self.gen.name_kinds.get(e.name, ("", ""))
+        return (detail, e.name, self.gen.global_name(e.name)) if kind == "enumvalue" else None
+
+    def enum_compare(self, op: str, other: str, value: tuple[str, str, str]) -> str:
+        """`x == Ram`: an enum value compared by its two fields in line, as rt.same does
+        (`u.troop == Ram` is asked hundreds of times an action); rt.same for anything else
+        (the text of the value's name, none, a number: as before)."""
+        enum, name, constant = value
+        first, held = self.held(other)
+        same = (f"(({held}.name == {name!r} and {held}.enum == {enum!r}) if type({first}) is rt.EnumValue "
+                f"else rt.same({held}, {constant}))")
+        return same if op == "==" else f"(not {same})"
 
     def call_args(self, e: ir.Call, scope: Scope) -> list[str]:
         """A call's arguments, positional, in the function's parameter order: a named

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import keyword
+import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
@@ -23,9 +24,12 @@ from cardsmith.compiler.purity import nodes
 from cardsmith.dsl import ir
 from cardsmith.dsl.visitor import members
 from cardsmith.dsl.words import EVERY_DETERMINERS
+from cardsmith.model.values import MAX_LISTED
 
 if TYPE_CHECKING:
     from cardsmith.compiler.codegen import CodeGenerator
+
+_INT = re.compile(r"-?[0-9]+\Z")  # generated code that is an int literal
 
 
 def _rolls_dice(node: Any) -> bool:
@@ -112,16 +116,38 @@ class BodyWriter(ExprWriter):
             self.nested(s.orelse, scope.child())
 
     def visit_ForEach(self, s: ir.ForEach, scope: Scope) -> None:
-        source = self.expr(s.source, scope)
+        counted = self.int_range(s.source, scope)
+        source = counted if counted is not None else self.expr(s.source, scope)
         inner = scope.child()
         each = isinstance(s.source, ir.Query) and s.source.det in EVERY_DETERMINERS
         inner.bind(s.var, card=each and isinstance(s.source, ir.Query)
                    and s.source.noun.lower() not in ir.PLAYER_NOUNS and s.var not in (self.rebound or ()))
         if each:
             self.line(f"for {ident(s.var)} in {source}:")  # a query's result is always a new list
+        elif counted is not None:
+            self.line(f"for {ident(s.var)} in {source}:")
         else:
             self.line(f"for {ident(s.var)} in rt.iterate(m, {source}):")
         self.loop_body(s.span.line, s.body, inner)
+
+    def int_range(self, source: ir.Expr, scope: Scope) -> str | None:
+        """The loop's source for `for each dx in -1..1` (None for any other source): over two
+        plain ints Python's range, as rt.iterate lists a Range of ints (Two Kingdoms' path
+        search loops so ~70 times an action); the Range for anything else (a fraction,
+        none, a range too long to list: its error). Each bound is written once."""
+        if not isinstance(source, ir.RangeExpr) or source.low is None or source.high is None:
+            return None
+        low, high = self.expr(source.low, scope), self.expr(source.high, scope)
+        if _INT.match(low) and _INT.match(high):
+            a, b = int(low), int(high)
+            if b - a < MAX_LISTED:
+                return f"range({a}, {b + 1})"
+        guarded = self.int_guard(low, high)
+        if guarded is None:
+            return f"rt.iterate(m, rt.Range({low}, {high}))"
+        guard, (a_, b_) = guarded
+        return (f"(range({a_}, {b_} + 1) if {guard} and {b_} - {a_} < {MAX_LISTED} "
+                f"else rt.iterate(m, rt.Range({a_}, {b_})))")
 
     def visit_Repeat(self, s: ir.Repeat, scope: Scope) -> None:
         count = self.expr(s.count, scope)

@@ -6,7 +6,11 @@ qualifies when writing its body in the caller changes nothing the rules can see:
 
 - it is `function f(...) = expr` (an expression body: no statements, so no `m.step`
   counted and no .cards line of its own — an error inside it already names the line of
-  the statement that called it, linetable.py, and still does once written in line);
+  the statement that called it, linetable.py, and still does once written in line), or
+  a body of `if`s that only return, ending in a return (Two Kingdoms' `carrier(u)`:
+  `if u.host != none { return u.host }  return u`, asked ~500 times an action), written
+  as the conditional `if c then a else b` (statement_expression): no loop, so no step is
+  counted in it either; an error inside it names the calling statement's line;
 - it is pure (purity.py: no dice, no choices, no changes) and not remembered: a function
   rt.memo or rt.memo_match remembers keeps its calls, which are lookups;
 - it holds no query (a query's `where` is a lambda over `it`: a caller's `it` passed as
@@ -28,7 +32,7 @@ from cardsmith.compiler.purity import Purity, nodes
 from cardsmith.dsl import ir
 
 MAX_NODES = 60  # IR nodes in a body written in line (a guard on the generated code's size)
-MAX_DEPTH = 2  # functions written in line inside functions written in line
+MAX_DEPTH = 3  # functions written in line inside functions written in line
 
 # generated code that reads a local or the context: substituted as it is, read as often as
 # the body reads it (a read of a variable neither fails nor changes anything)
@@ -38,7 +42,11 @@ _PLAIN = re.compile(r"(v_[A-Za-z0-9_]+|_i[0-9]+|_K[0-9]+|ctx\.self|ctx\.you|m\.c
 def inlinable_functions(game: ir.Game, pure: dict[str, Purity], remembered: set[str]) -> dict[str, ir.FunctionDecl]:
     """The functions written in line where they are called (see the module's docstring).
     `pure`: purity.pure_functions; `remembered`: the functions remembered all match long."""
-    decls = {f.name: f for f in game.functions if not f.native}
+    decls = {}
+    for f in game.functions:
+        expr = f.expr if f.expr is not None or f.native else statement_expression(f.body)
+        if expr is not None:
+            decls[f.name] = f if f.expr is not None else f.model_copy(update={"expr": expr, "body": []})
     calls = {name: {n.func for n in nodes(f.expr) if isinstance(n, ir.Call)} for name, f in decls.items()
              if f.expr is not None}
     found: dict[str, ir.FunctionDecl] = {}
@@ -53,6 +61,26 @@ def inlinable_functions(game: ir.Game, pure: dict[str, Purity], remembered: set[
             continue
         found[name] = f
     return found
+
+
+def statement_expression(body: list[ir.Stmt]) -> ir.Expr | None:
+    """A body of `if c { return a } ... return b` as the expression `if c then a else b`
+    (each branch asked in the same order, the first that holds giving the value); None for
+    any other body (a loop, a `let`, a statement that is not a return, a bare `return`)."""
+    if not body:
+        return None
+    head, rest = body[0], body[1:]
+    if isinstance(head, ir.Return):
+        return head.value if not rest else None
+    if not isinstance(head, ir.If) or (head.orelse is not None and rest):
+        return None
+    value = statement_expression(head.orelse if head.orelse is not None else rest)
+    for branch in reversed(head.branches):
+        then = statement_expression(branch.body)
+        if value is None or then is None:
+            return None
+        value = ir.Conditional(span=head.span, condition=branch.condition, then=then, otherwise=value)
+    return value
 
 
 def _reaches(name: str, calls: dict[str, set[str]]) -> bool:

@@ -17,7 +17,7 @@ from cardsmith.dsl import ir
 from cardsmith.engine.decisions import DecisionCounts, decision_counts, no_real_choice
 from cardsmith.engine.flow import PlayedMatch
 from cardsmith.engine.moves import Action
-from cardsmith.engine.seatview import SeatView, seat_view
+from cardsmith.engine.seatview import SeatView, answer_of
 
 __all__ = ["Agent", "DecisionCounts", "GreedyAgent", "RandomAgent", "VarietyAgent", "agent_problem",
            "ask", "decision_counts", "make_agent", "no_real_choice", "play_out"]
@@ -88,8 +88,7 @@ class VarietyAgent(DecisionCounts):
 
 def ask(agent: Any, match: PlayedMatch, actions: list[Action]) -> Action:
     """The move `agent` picks among `actions`, asked through the deciding seat's view."""
-    with seat_view(match, actions) as view:
-        answer = agent.choose(view)
+    answer = answer_of(agent.choose, match, actions)
     if type(answer) is not int or not 0 <= answer < len(actions):
         raise ValueError(f"agent {getattr(agent, 'name', agent)!r} answered {answer!r}: "
                          f"an agent answers the number of a move, 0 to {len(actions) - 1}")

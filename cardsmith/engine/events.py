@@ -48,6 +48,7 @@ class EventsAndStatics:
     _event_zones: dict[str, list[Zone]]  # per event: the zones _react looks in for triggers
     turn_number: int
     round_number: int
+    log: list[dict[str, Any]]
 
     if TYPE_CHECKING:  # provided by Match, which this is mixed into
         def record(self, kind: str, **data: Any) -> None: ...
@@ -225,9 +226,25 @@ class EventsAndStatics:
         """An event happened: logged; then the game's triggers react, then those of the
         cards (in zone order) whose trigger's zones hold them. An event nothing in the game
         reacts to costs no generator: `yield from` gets an empty tuple."""
-        # (a stage's name and a card, the most frequent arguments, written in line)
-        self.record("emit", name=event, args=[a if type(a) is str else f"{a.name}#{a.id}" if type(a) is Card
-                                              else log_describe(a) for a in args])
+        # (a stage's name, a card, a zone and a player, the most frequent arguments, written
+        # in line; one or two of them without a comprehension's call; the entry as
+        # record("emit", name=..., args=...) makes it, without the call: a dozen an action)
+        count = len(args)
+        if count == 2:
+            first, second = args
+            kind, other = type(first), type(second)
+            logged = [first if kind is str else f"{first.name}#{first.id}" if kind is Card else log_describe(first),
+                      second.title if other is Zone else second.name if other is Player
+                      else f"{second.name}#{second.id}" if other is Card else log_describe(second)]
+        elif count == 1:
+            first = args[0]
+            kind = type(first)
+            logged = [first if kind is str else first.name if kind is Player
+                      else f"{first.name}#{first.id}" if kind is Card else log_describe(first)]
+        else:
+            logged = [a if type(a) is str else f"{a.name}#{a.id}" if type(a) is Card else log_describe(a)
+                      for a in args]
+        self.log.append({"name": event, "args": logged, "event": "emit"})
         if self.tally is not None and self.journal is None:
             self.tally.emitted(event)
         if event not in self.game.heard:

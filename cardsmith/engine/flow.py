@@ -25,7 +25,15 @@ from cardsmith.engine import copies
 from cardsmith.engine import runtime as rt
 from cardsmith.engine.coverage import PASSED_OVER, RUN, SKIPPED, Tally
 from cardsmith.engine.match import ENDLESS
-from cardsmith.engine.moves import MAX_COMBINATIONS, MAX_WINDOW_MOVES, Action, ActionWindow, MoveFinder, from_own_hand
+from cardsmith.engine.moves import (
+    MAX_COMBINATIONS,
+    MAX_WINDOW_MOVES,
+    Action,
+    ActionWindow,
+    MoveFinder,
+    from_own_hand,
+    played_cards,
+)
 from cardsmith.engine.replica import portable
 from cardsmith.engine.seatview import SeatNames, determinize, observe
 from cardsmith.model.state import Card, Player
@@ -107,7 +115,8 @@ class PlayedMatch(MoveFinder):
     def apply(self, action: Action | int) -> None:
         actions = self.legal_actions()
         chosen = actions[action] if isinstance(action, int) else action
-        if chosen not in actions:
+        # (a move as offered sits at its id: no ==, which writes every description before it)
+        if not (0 <= chosen.id < len(actions) and actions[chosen.id] is chosen) and chosen not in actions:
             raise ValueError("not a legal action now")
         self._apply_move(chosen)
 
@@ -123,16 +132,6 @@ class PlayedMatch(MoveFinder):
             if from_own_hand(value, self.players[chosen.player]):  # "played"
                 self.cards_played.append((chosen.player, value.name))
         self._advance(chosen.payload)
-
-    @staticmethod
-    def _played(player: Player, picked: list[Any]) -> list[Card]:
-        """The cards `player` plays with a move's parameters: each card (also inside a pick
-        of several) that they take out of a zone only they can see — their hand. (The
-        `played` event; cards_played, a soak's tally, also counts answers to later choices.)"""
-        found: list[Card] = []
-        for value in picked:
-            found += [card for card in (value if isinstance(value, list) else [value]) if from_own_hand(card, player)]
-        return found
 
     @property
     def pending(self) -> Any:
@@ -348,8 +347,10 @@ class PlayedMatch(MoveFinder):
             if self.over:
                 return
             yield from self.emit(ctx, "round_ended", [self.round_number])
-            self.reset_counters("end of round", None)
-            self._expire("round")
+            if self.game.resets:
+                self.reset_counters("end of round", None)
+            if self.periods_in_use:
+                self._expire("round")
             self.round_number += 1
             if turn_flow is None:  # everyone acts together: each round is the game's turn
                 self.turn_number += 1
@@ -392,7 +393,8 @@ class PlayedMatch(MoveFinder):
         self.taken.clear()  # action limits count per turn
         if self.periods_in_use:  # (no change lasts for a period: there is nothing to expire)
             self._expire(f"next:turn:{player.name}")  # what they did "until your next turn" lapses
-        self.reset_counters("start of turn", player)
+        if self.game.resets:  # (asked here: most games reset nothing, and this is every turn)
+            self.reset_counters("start of turn", player)
         self.turn_player = player  # losing the game now ends this turn (natives.lose_game)
         try:
             yield from self.emit(ctx, "turn_started", [player])
@@ -400,8 +402,10 @@ class PlayedMatch(MoveFinder):
         finally:
             self.turn_player = None
         yield from self.emit(ctx, "turn_ended", [player])
-        self.reset_counters("end of turn", player)
-        self._expire("turn")
+        if self.game.resets:
+            self.reset_counters("end of turn", player)
+        if self.periods_in_use:
+            self._expire("turn")
 
     def _stages(self, flow: ir.FlowDecl, scope: str, player: Player) -> Generator[Any, Any, None]:
         """The stages in order. After `end the turn` only the stages marked `always` run."""
@@ -434,7 +438,8 @@ class PlayedMatch(MoveFinder):
         if self.periods_in_use:
             self._expire(f"next:{stage.name}:{player.name}")
         yield from self.emit(ctx, "stage_started", [stage.name])
-        yield from self.game.handlers[("stage", scope, *path)](self, ctx)
+        if stage.body:  # (an empty body compiles to a generator that does nothing: one a turn)
+            yield from self.game.handlers[("stage", scope, *path)](self, ctx)
         yield from self.run_checks()
         for step in stage.steps:
             if self.over:
@@ -453,7 +458,8 @@ class PlayedMatch(MoveFinder):
             else:
                 yield from self._window(stage, player)
         yield from self.emit(ctx, "stage_ended", [stage.name])
-        self._expire(stage.name)
+        if self.periods_in_use:
+            self._expire(stage.name)
 
     # ---------------------------------------------------------------- windows and priority
     def _window(self, stage: ir.StageDecl, player: Player) -> Generator[Any, Any, None]:
@@ -511,11 +517,11 @@ class PlayedMatch(MoveFinder):
         itself: passing is all they could do (unless the seat asked to stop everywhere),
         or passing is not allowed and nothing is legal."""
         window = ActionWindow(holder, stage, sealed)
-        window.actions = self._window_actions(window)
+        actions = window.actions = self._window_actions(window)
         if self.tally is not None:
-            self.tally.offered(window.actions)
-        moves = [a for a in window.actions if a.payload != "pass"]
-        if not moves and (not window.actions or holder.index not in self.stops):
+            self.tally.offered(actions)
+        # (a pass, when there is one, is the window's last move: moves._window_actions)
+        if not actions or (len(actions) == 1 and actions[0].payload == "pass" and holder.index not in self.stops):
             return None
         return window
 
@@ -568,7 +574,7 @@ class PlayedMatch(MoveFinder):
     def _take(self, move: Any, player: Player, choices: list[Any]) -> Generator[Any, Any, bool]:
         """Carry out a move with its chosen parameters. An immediate one runs to its end;
         one of stack or instant speed is paid, then its effect waits on the stack (True)."""
-        played = self._played(player, choices)  # (where the cards are before the move runs)
+        played = played_cards(player, choices)  # (where the cards are before the move runs)
         if self.move_key(move) in self.game.asks_while_paying:
             paying = yield from self._cost_answers(move, player, choices)
             if paying is None:
@@ -638,6 +644,5 @@ class PlayedMatch(MoveFinder):
     def _emit_played(self, player: Player, cards: list[Card]) -> Generator[Any, Any, None]:
         """`played(card, player)` for each card the move played, once the move is carried
         out (or paid, for one that waits on the stack)."""
-        ctx = rt.Ctx(player, None)
-        for card in cards:
-            yield from self.emit(ctx, "played", [card, player])
+        for card in cards:  # (a context only for a card played: a draw plays none)
+            yield from self.emit(rt.Ctx(player, None), "played", [card, player])

@@ -123,7 +123,7 @@ def leave_out(target: str, results: Sequence[MatchSummary], lineups: Sequence[Li
     for deck in decks:
         cards = sorted({card for dealt, names in lineups for cards, name in zip(dealt, names, strict=True)
                         if name == deck for card in cards})
-        plan += [(deck, card, without(lineups, deck, card)) for card in cards]
+        plan += [(deck, card, ups) for card in cards if (ups := without(lineups, deck, card))]
     screen = min(SCREEN, seeds)
     rounds = [(0, screen), (screen, min(SEEDS, seeds))]
     for number, (start, stop) in enumerate(rounds):

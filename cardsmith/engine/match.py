@@ -204,36 +204,41 @@ class Match(Counters, EventsAndStatics, ScenarioSteps, TurnOrder):
             raise rt.RulesError(f"there is no card named {name!r}")
         return self.make_card(definition, zone, owner, top)
 
-    def make_card(self, definition: Any, zone: Any, owner: Player | None, top: bool = True) -> Card:
-        """A new card of a compiled card `definition` (create_card, once it is found)."""
-        card = Card(self.next_id, definition.name, definition.type, owner, dict(definition.base),
-                    dict(self._card_counters), definition)
-        self.next_id += 1
-        if type(zone) is not Zone:
-            self.record("create", card=f"{definition.name}#{card.id}", zone=log_describe(zone))
-            return card
-        if zone.name in self.capped_zones and not self.room_in(zone, card):
-            # made, but there is no room for it: it stays out of the game
-            self.removed_cards += 1
-            self.undoable(self._unremove)
-            return card
-        if self.journal is None:
-            # (the bulk of setup: a new card comes from no zone and nothing will roll it
-            # back, so it is placed as _place would, without the inverse or the search)
-            self._statics_cache = None
-            if top and zone.ordered:
-                zone.cards.insert(0, card)
+    def make_card(self, definition: Any, zone: Any, owner: Player | None, top: bool = True, copies: int = 1) -> Card:
+        """A new card of a compiled card `definition` (create_card, once it is found) — or
+        `copies` of them, one after another, the last returned (natives.create_copies: a
+        setup makes a whole deck so, in one call a card name rather than one a card)."""
+        base, counters, name, log = definition.base, self._card_counters, definition.name, self.log
+        card: Card | None = None
+        for _ in range(copies):
+            card = Card(self.next_id, name, definition.type, owner, dict(base), dict(counters), definition)
+            self.next_id += 1
+            if type(zone) is not Zone:
+                self.record("create", card=f"{name}#{card.id}", zone=log_describe(zone))
+                continue
+            if zone.name in self.capped_zones and not self.room_in(zone, card):
+                # made, but there is no room for it: it stays out of the game
+                self.removed_cards += 1
+                self.undoable(self._unremove)
+                continue
+            if self.journal is None:
+                # (the bulk of setup: a new card comes from no zone and nothing will roll it
+                # back, so it is placed as _place would, without the inverse or the search)
+                self._statics_cache = None
+                if top and zone.ordered:
+                    zone.cards.insert(0, card)
+                else:
+                    zone.cards.append(card)
+                ctype = card.type  # (zone.count, in line)
+                zone.types[ctype] += 1
+                zone.controlled[owner] += 1
+                zone.held[(ctype, owner)] += 1
+                card.zone = zone
+                self.version = next(self._versions)
             else:
-                zone.cards.append(card)
-            ctype = card.type  # (zone.count, in line)
-            zone.types[ctype] += 1
-            zone.controlled[owner] += 1
-            zone.held[(ctype, owner)] += 1
-            card.zone = zone
-            self.version = next(self._versions)
-        else:
-            self._place(card, zone, top=top and zone.ordered)
-        self.record("create", card=f"{definition.name}#{card.id}", zone=zone.title)
+                self._place(card, zone, top=top and zone.ordered)
+            log.append({"card": f"{name}#{card.id}", "zone": zone.title, "event": "create"})  # (record, in line)
+        assert card is not None, "make_card makes at least one card"
         return card
 
     def room_in(self, zone: Zone, card: Card) -> bool:
@@ -252,6 +257,7 @@ class Match(Counters, EventsAndStatics, ScenarioSteps, TurnOrder):
         self._statics_cache = None
         old_zone = card.zone
         old_index: int | None = None
+        ctype, controller = card.type, card.controller  # (Zone.count's keys: it is in line below)
         if old_zone is not None:
             try:
                 old_index = old_zone.cards.index(card)
@@ -259,13 +265,17 @@ class Match(Counters, EventsAndStatics, ScenarioSteps, TurnOrder):
                 pass
             else:
                 del old_zone.cards[old_index]
-                old_zone.count(card, -1)
+                old_zone.types[ctype] -= 1
+                old_zone.controlled[controller] -= 1
+                old_zone.held[(ctype, controller)] -= 1
         if zone is not None:
             if top:
                 zone.cards.insert(0, card)
             else:
                 zone.cards.append(card)
-            zone.count(card, 1)
+            zone.types[ctype] += 1
+            zone.controlled[controller] += 1
+            zone.held[(ctype, controller)] += 1
         card.zone = zone
         if self.journal is None:  # nothing will roll this back: no inverse to write
             self.version = next(self._versions)

@@ -42,27 +42,44 @@ class Action:
     is the same description with each value kept apart (engine/seatview.Shown), so a
     seat's view can name them as that seat may (`seen_as`); empty when the description
     holds no values. A description with parts is written when first read (most moves
-    offered are never taken nor shown): the log's names never change, so it reads the same."""
+    offered are never taken nor shown): the log's names never change, so it reads the same.
+    A window's move with parameters is made with only its `head` (the action's label): its
+    parts — the head, then the parameters, payload[1], after a colon — are put together
+    when first read too, as a window offers several moves a decision and one is taken."""
 
-    __slots__ = ("_description", "id", "parts", "payload", "player")
+    __slots__ = ("_description", "_head", "_parts", "id", "payload", "player")
 
     def __init__(self, id: int, player: int, description: str | None, payload: Any,
-                 parts: tuple[Any, ...] = ()) -> None:
+                 parts: tuple[Any, ...] = (), head: str | None = None) -> None:
         self.id = id
         self.player = player
         self._description = description  # None: rendered from `parts` when read
         self.payload = payload
-        self.parts = parts
+        self._parts = parts
+        self._head = head  # not None: the parts are `head: payload[1]...`, made when read
+
+    @property
+    def parts(self) -> tuple[Any, ...]:
+        head = self._head
+        if head is not None:
+            self._parts = _with_values(head, self.payload[1])[1]
+            self._head = None
+        return self._parts
 
     @property
     def description(self) -> str:
         text = self._description
         if text is None:
-            text = self._description = render(self.parts, log_describe)
+            if self._head is not None:  # (the parts as render writes them, without making them)
+                text = f"{self._head}: " + ", ".join([str(log_describe(value)) for value in self.payload[1]])
+            else:
+                text = render(self.parts, log_describe)
+            self._description = text
         return text
 
     def seen_as(self, describe: Any) -> str:
-        return render(self.parts, describe) if self.parts else self.description
+        parts = self.parts
+        return render(parts, describe) if parts else self.description
 
     def settle(self) -> None:
         """Write the description now: before the cards it names are resampled in place
@@ -94,6 +111,20 @@ def from_own_hand(value: Any, player: Player) -> bool:
     condition all ask this one question."""
     return isinstance(value, Card) and value.zone is not None and value.zone.visibility == "owner" \
         and value.zone.owner is player
+
+
+def played_cards(player: Player, picked: list[Any]) -> list[Card]:
+    """The cards `player` plays with a move's parameters: each card (also inside a pick
+    of several) that they take out of a zone only they can see — their hand. (The
+    `played` event, flow._take; cards_played, a soak's tally, also counts answers to later
+    choices.) A single card, the usual parameter, is asked without a list of its own."""
+    found: list[Card] = []
+    for value in picked:
+        if isinstance(value, list):
+            found += [card for card in value if from_own_hand(card, player)]
+        elif from_own_hand(value, player):
+            found.append(value)
+    return found
 
 
 def _with_values(head: str, choices: list[Any]) -> tuple[str | None, tuple[Any, ...]]:
@@ -220,16 +251,29 @@ class MoveFinder(Match):
         keep = (lambda options: [o for o in options if self._may_play(o, holder)]) \
             if self.game.play_conditions else _all
         ctx = rt.Ctx(holder, None)
-        for decl in self._listed(stage):
+        # (an action's compiled predicate is called here, as _probe would call it, when
+        # nothing else is asked of it: a window of four actions made four calls more)
+        legality = self.game.legality if self.use_predicates and not self.crosscheck else {}
+        for decl in self._listed(stage, is_current, stack_busy):
             name = decl.name
-            if not offers.action_offered(decl, is_current, stack_busy) \
-                    or (decl.limit is not None and not self.within_limit(name, holder)):
+            if decl.limit is not None and not self.within_limit(name, holder):
                 continue
-            for choices in self._probe(name, holder, None, keep, ctx):
-                label, parts = _with_values(decl.label, choices)
-                out.append(Action(len(out), who, label, (name, choices), parts))
+            predicate = legality.get(name)
+            if predicate is None:
+                combos = self._probe(name, holder, None, keep, ctx)
+            else:
+                combos = predicate(self, ctx, keep, MAX_COMBINATIONS)
+                if len(combos) > MAX_COMBINATIONS:
+                    self.offers_cut[name] += 1
+                    del combos[MAX_COMBINATIONS:]
+            head = decl.label
+            for choices in combos:
+                if choices:
+                    out.append(Action(len(out), who, None, (name, choices), head=head))
+                else:
+                    out.append(Action(len(out), who, head, (name, choices)))
         lists_activate = "activate" in stage.actions
-        for found in offers.activations(self, holder):
+        for found in offers.activations(self, holder) if self.game.activated_cards else ():
             if not offers.ability_offered(found.ability, is_current, stack_busy, lists_activate):
                 continue
             for choices in self._probe(found.move, holder, found, keep):
@@ -239,15 +283,19 @@ class MoveFinder(Match):
             out.append(Action(len(out), who, "pass", "pass"))
         return out
 
-    def _listed(self, stage: ir.StageDecl) -> list[ir.ActionDecl]:
-        """The actions a window of the stage may offer, in order: the stage's own, then the
-        game's instant ones (the same all match: kept in the match's memo per stage)."""
-        key = (_LISTED, stage.name, id(stage))
+    def _listed(self, stage: ir.StageDecl, is_current: bool, stack_busy: bool) -> list[ir.ActionDecl]:
+        """The actions a window of the stage may offer, in order — the stage's own, then the
+        game's instant ones — that their timing allows (offers.action_offered) to the
+        player whose turn it is or not (`is_current`), with the stack busy or not: the
+        same all match, so kept in the match's memo per stage and case."""
+        key = (_LISTED, stage.name, id(stage), is_current, stack_busy)
         found: list[ir.ActionDecl] | None = self.match_memo.get(key)
         if found is None:
             names = [name for name in stage.actions if name not in ("pass", "activate")]
             names += [name for name in self.game.instant_actions if name not in names]
-            found = self.match_memo[key] = [self.game.actions[n] for n in names if n in self.game.actions]
+            found = self.match_memo[key] = [
+                self.game.actions[n] for n in names
+                if n in self.game.actions and offers.action_offered(self.game.actions[n], is_current, stack_busy)]
         return found
 
     def _probe(self, move: Any, player: Player, activation: offers.Activation | None = None,

@@ -46,12 +46,13 @@ def _move(m: Match, ctx: rt.Ctx, cards: Any, zone: Any, top: bool) -> Iterator[A
     if not isinstance(zone, Zone):
         raise rt.RulesError(f"cannot move cards to {zone!r}")
     capped = zone.name in m.capped_zones  # (m.room_in's first question, asked once)
-    for card in _cards(cards):
+    # (one card, the usual move, without _cards; the log entry as m.record makes it, without the call)
+    for card in (cards,) if type(cards) is Card else _cards(cards):
         old = card.zone
         if old is zone or (capped and not m.room_in(zone, card)):
             continue
         m._place(card, zone, top=top or zone.ordered)
-        m.record("move", card=f"{card.name}#{card.id}", to=zone.title)
+        m.log.append({"card": f"{card.name}#{card.id}", "to": zone.title, "event": "move"})
         if old is not None:
             yield from m.emit(ctx, "left", [card, old])
         ctype = m.game.cardtypes.get(card.type)
@@ -219,8 +220,8 @@ def create_copies(m: Match, ctx: rt.Ctx, card: Any, zone: Any, owner: Any = None
         raise rt.RulesError(f"there is no card named {card!r}")
     if owner is None:  # cards made in a shared zone belong to nobody; in a player's zone, to them
         owner = zone.owner if isinstance(zone, Zone) else ctx.you
-    for _ in range(definition.copies):
-        m.make_card(definition, zone, owner)
+    if definition.copies > 0:
+        m.make_card(definition, zone, owner, copies=definition.copies)
 
 
 def perform_effect(m: Match, ctx: rt.Ctx, card: Any) -> Iterator[Any]:

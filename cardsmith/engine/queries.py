@@ -67,8 +67,7 @@ def query(m: Match, ctx: Ctx, noun: str, adjectives: list[str], zone: Any,
     else:
         raise RulesError(f"cannot look for cards in {zone!r}")
     for word in adjectives:  # each adjective narrows what the previous ones left
-        test = quality_test(m, ctx, word)
-        cards = [c for c in cards if test(c)]
+        cards = narrow(m, ctx, word, cards)
     if where is not None:
         cards = [c for c in cards if where(c)]
     return cards
@@ -144,8 +143,7 @@ def _query_by_zone(m: Match, ctx: Ctx, type_name: str | None, adjectives: list[s
         for word in adjectives:
             if not cards:
                 break
-            test = quality_test(m, ctx, word)
-            cards = [c for c in cards if test(c)]
+            cards = narrow(m, ctx, word, cards)
         # (plain loops: a generator handed to extend() costs a frame per card)
         if passes is None:
             for c in cards:
@@ -158,6 +156,44 @@ def _query_by_zone(m: Match, ctx: Ctx, type_name: str | None, adjectives: list[s
                 if rest(c):
                     found.append(c)
     return found
+
+
+def narrow(m: Match, ctx: Ctx, word: str, cards: list[Card]) -> list[Card]:
+    """The cards with the quality `word` (quality_test's answer for each), in order; the
+    words the rules ask most tested in the list comprehension itself, without a call per
+    card (Two Kingdoms asks "enemy unattached unit" and "friendly unattached Horse unit"
+    for every unit that may attack or ride, every window)."""
+    game = m.game
+    if word in game.statuses:  # (a status first, as quality_test reads the word)
+        return [c for c in cards if word in c.statuses]
+    if word == "unattached":
+        return [c for c in cards if c.host is None]
+    if word == "friendly":
+        you = ctx.you
+        return [c for c in cards if c.controller is you]
+    if word == "enemy":
+        you = ctx.you
+        return [c for c in cards if c.controller is not None and c.controller is not you]
+    if word in game.value_enum and word not in _SPECIAL_WORDS:
+        # _has_enum_value, each card's answer kept while the state keeps its version: a
+        # window asks "friendly unattached Horse unit" of the same units for every rider
+        key = (m.version, _ENUM_WORD, word)
+        known = m.memo.get(key)
+        if known is None:
+            known = m.memo[key] = {}
+        found = []
+        for c in cards:
+            has = known.get(c)
+            if has is None:
+                has = known[c] = _has_enum_value(c, word)
+            if has:
+                found.append(c)
+        return found
+    test = quality_test(m, ctx, word)
+    return [c for c in cards if test(c)]
+
+
+_ENUM_WORD = "enum value"  # (narrow's key in m.memo: no remembered function's key has a text there)
 
 
 def quality_test(m: Match, ctx: Ctx, word: str) -> Callable[[Card], bool]:
@@ -199,7 +235,7 @@ def quality_test(m: Match, ctx: Ctx, word: str) -> Callable[[Card], bool]:
 def _has_enum_value(card: Card, name: str) -> bool:
     # a plain loop: any() would make a generator for every card asked
     for value in card.base.values():  # noqa: SIM110
-        if isinstance(value, EnumValue) and value.name == name:
+        if type(value) is EnumValue and value.name == name:
             return True
     return False
 

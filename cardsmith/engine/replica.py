@@ -18,7 +18,23 @@ from cardsmith.model.state import Card, Player, Zone
 
 
 def portable(value: Any) -> Any:
-    """A move's payload with every card, player and zone replaced by what names it."""
+    """A move's payload with every card, player and zone replaced by what names it.
+
+    Every applied move is kept in this form (flow._apply_move), so the parts of a list or
+    tuple that need no change (text, numbers, nothing) and its cards are written in the
+    loop, not by a call each: a window's move, (action, [card]), costs two calls, not six."""
+    kind = type(value)
+    if kind is tuple or kind is list:
+        parts: list[Any] = []
+        for part in value:
+            of = type(part)
+            if of is str or of is int or part is None:
+                parts.append(part)
+            elif of is Card:
+                parts.append(("card", part.id))
+            else:
+                parts.append(portable(part))
+        return ("tuple", parts) if kind is tuple else parts
     if isinstance(value, Card):
         return ("card", value.id)
     if isinstance(value, Player):

@@ -563,6 +563,26 @@ def expect(m: Match, condition: Any, message: str | None, line: int) -> None:
     m.record("expect", line=line, message=message)
 
 
+def card_at(m: Match, zone: Zone, cell: tuple[Any, Any]) -> Card | None:
+    """fn_card_at for a zone and a 2-tuple cell (generated code calls it for those only): the card
+    the zone's scan would find first on that cell, from an index of the zone's cards by
+    cell made once per state version (Two Kingdoms asks ~20 times an action which piece
+    stands on a space of a board of ~40)."""
+    key = (m.version, _CARD_AT, zone)
+    index = m.memo.get(key)
+    if index is None:
+        index = {}
+        for card in zone.cards:
+            if type(card) is Card and card.position is not None and card.position not in index:
+                index[card.position] = card
+        m.memo[key] = index
+    x, y = cell
+    return index.get((x, y) if type(x) is type(y) is int else (int(x), int(y)))
+
+
+_CARD_AT = "card at"  # (the second part of card_at's key in m.memo: no function's key has a text there)
+
+
 def _cell_of(m: Match, thing: Any) -> tuple[int, int] | None:
     if isinstance(thing, Card):
         if thing.position is None and thing.host is not None:

@@ -250,8 +250,11 @@ class SeatView:
         self._ticket = ticket
         self.seat = seat
         self.size = len(actions)
-        passes = [i for i, a in enumerate(actions) if a.payload == "pass"]
-        self.pass_index: int | None = passes[0] if passes else None
+        self.pass_index: int | None = None
+        for index, action in enumerate(actions):  # (a loop, not a list: asked at every decision)
+            if action.payload == "pass":
+                self.pass_index = index
+                break
         self._observation: dict[str, Any] | None = None
         self._choices: list[Choice] | None = None
 
@@ -387,6 +390,18 @@ def seat_view(match: PlayedMatch, actions: list[Action]) -> Iterator[SeatView]:
     _OPEN[ticket] = (match, actions)
     try:
         yield SeatView(ticket, actions[0].player, actions)
+    finally:
+        del _OPEN[ticket]
+
+
+def answer_of(choose: Callable[[SeatView], Any], match: PlayedMatch, actions: list[Action]) -> Any:
+    """`choose` (an agent's) asked through the view of the seat to decide, valid only
+    during the call: `seat_view` without a context manager's generator and calls, as
+    every decision of a simulated match makes one (agents.ask)."""
+    ticket = next(_TICKETS)
+    _OPEN[ticket] = (match, actions)
+    try:
+        return choose(SeatView(ticket, actions[0].player, actions))
     finally:
         del _OPEN[ticket]
 
