@@ -200,6 +200,7 @@ class CodeGenerator:
         self.site_of: dict[int, int | None] = {}  # id of a Choose -> its choice_site
         # what each global name is, as the engine's CompiledGame.name_kinds (later kinds win)
         self.name_kinds = global_name_kinds(game)
+        self.type_nouns = type_nouns(game)
         self.body_functions = {f.name for f in game.functions
                                if not f.native and f.expr is None and self._yields(f)}
         self.recursive = recursive_functions(game)
@@ -500,6 +501,20 @@ def field_kinds(game: ir.Game) -> dict[str, str]:
     kinds.update({z.name: "player_zone" for z in game.zones
                   if z.scope == "player" and z.name not in counters | statuses | card_fields})
     return kinds
+
+
+def type_nouns(game: ir.Game) -> dict[str, str]:
+    """The words `x is <word>` reads as a card type (queries._noun_of, in the engine's
+    order): a type's name, singular or plural, as written, unless the word is a status,
+    an enum value, a keyword or a word quality_test reads first."""
+    taken = ({s.name for s in game.statuses} | {v.name for e in game.enums for v in e.values}
+             | {k.name for k in game.keywords} | queryplan.SPECIAL_WORDS)
+    nouns: dict[str, str] = {}
+    for t in game.cardtypes:
+        for noun in (t.name.lower(), t.singular.lower(), t.plural.lower()):
+            nouns[noun] = t.name
+    words = {w for t in game.cardtypes for w in (t.name, t.singular, t.plural)}
+    return {w: nouns[w.lower()] for w in sorted(words | set(nouns)) if w not in taken}
 
 
 def generate(game: ir.Game, version: str) -> str:

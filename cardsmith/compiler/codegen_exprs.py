@@ -149,6 +149,11 @@ class ExprWriter(Visitor):
             region = self.region_in_line(e, scope)
             if region is not None:
                 return region
+        found = self.first_found(e, ("any", "first"), scope)
+        if found is not None:
+            self.gen.inline_temps += 1
+            temp = f"_i{self.gen.inline_temps}"
+            return f"bool({found})" if e.func == "any" else f"({temp}[0] if ({temp} := {found}) else None)"
         arg_list = self.call_args(e, scope)
         args = ", ".join(arg_list)
         if e.func in self.gen.native_functions:
@@ -163,15 +168,22 @@ class ExprWriter(Visitor):
             return self.remembered_in_line(e, call, args)
         purity = self.gen.pure.get(e.func)
         if purity is not None and purity.worth_it:  # remembered while the state is unchanged (purity.py)
-            helper = "rt.memo_body" if body else "rt.memo"
-            # (read in line like a whole-match memo, this measured no faster: a key holding the
-            # state version misses after every change)
-            return f"{helper}(m, ctx, {ident(e.func, 'F_')}, {purity.reads_actor!r}{', ' if args else ''}{args})"
+            call = f"{'rt.memo_body' if body else 'rt.memo'}(m, ctx, {ident(e.func, 'F_')}, {purity.reads_actor!r}" \
+                f"{', ' if args else ''}{args})"  # (read in line as below: KC's enemies_in, reach)
+            return call if body or purity.reads_actor else self.remembered_in_line(e, call, args, per_version=True)
         written = self.inline(e.func, arg_list, scope)
         if written is not None:
             return written
         call = f"{ident(e.func, 'F_')}(m, ctx{', ' if args else ''}{args})"
         return f"rt.run_pure(m, {call})" if body else call
+
+    def first_found(self, e: ir.Expr, funcs: tuple[str, ...], scope: Scope) -> str | None:
+        """`any(all ...)`, `first(all ...)`, `count(all ...) > 0`: the query stopping at its first find (or None)."""
+        if not (isinstance(e, ir.Call) and e.func in funcs and e.func in self.gen.native_functions
+                and len(e.args) == 1 and not e.kwargs and isinstance(e.args[0], ir.Query)
+                and e.args[0].det in EVERY_DETERMINERS):
+            return None
+        return self.query(e.args[0], scope, decide=False)[:-1] + ", one=True)"
 
     def inline(self, func: str, args: list[str], scope: Scope) -> str | None:
         """The body of a small pure function written in place of its call (inline.py),
@@ -246,9 +258,9 @@ class ExprWriter(Visitor):
         return (f"(({x}, {y}) in m.game.regions[{named!r}].cells if {guard} "
                 f"else fn.fn_in_region(m, ctx, fn.fn_cell(m, ctx, {x}, {y}), {named!r}))")
 
-    def remembered_in_line(self, e: ir.Call, call: str, args: str) -> str:
-        """A whole-match memo read in line: the remembered value is looked up in the match's
-        memo under the key rt.memo_match uses, and the helper is called only on a miss (or
+    def remembered_in_line(self, e: ir.Call, call: str, args: str, per_version: bool = False) -> str:
+        """A whole-match memo (per_version: the memo per state version, rt.memo's key) read in line:
+        the remembered value is looked up under the helper's key, and it is called only on a miss (or
         for a list, which it copies out). Written only where reading the arguments twice is
         harmless and they are sure to be keys: each argument a plain name or a field of one
         (no roll, no call), and every parameter of the function of a type whose values
@@ -260,8 +272,9 @@ class ExprWriter(Visitor):
             return call
         self.gen.inline_memos += 1
         held = f"_mm{self.gen.inline_memos}"
-        key = f"({ident(e.func, 'F_')}, {args})"
-        return (f"({held} if ({held} := m.match_memo.get({key}, rt.MISSING)) is not rt.MISSING "
+        key = f"({'m.version, m._in_statics, ' if per_version else ''}{ident(e.func, 'F_')}, {args})"
+        memo = "memo" if per_version else "match_memo"
+        return (f"({held} if ({held} := m.{memo}.get({key}, rt.MISSING)) is not rt.MISSING "
                 f"and type({held}) is not list else {call})")
 
     def visit_Index(self, e: ir.Index, scope: Scope, decide: bool) -> str:
@@ -330,7 +343,11 @@ class ExprWriter(Visitor):
         return f"(not {test})" if e.negated else test
 
     def visit_IsTest(self, e: ir.IsTest, scope: Scope, decide: bool) -> str:
-        test = f"q.is_(m, ctx, {self.expr(e.value, scope)}, {e.words!r})"
+        value = self.expr(e.value, scope)
+        test = f"q.is_(m, ctx, {value}, {e.words!r})"
+        noun = self.gen.type_nouns.get(e.words[0]) if len(e.words) == 1 and _VARIABLE.match(value) else None
+        if noun is not None:  # `t is Unit` of a card read in line, as q.is_ does (KC's can_attack: ~25 an action)
+            test = f"({value}.type == {noun!r} if type({value}) is rt.Card else {test})"
         return f"(not {test})" if e.negated else test
 
     def visit_Conditional(self, e: ir.Conditional, scope: Scope, decide: bool) -> str:
@@ -428,6 +445,11 @@ class ExprWriter(Visitor):
     def compare(self, e: ir.Compare, scope: Scope) -> str:
         """`x == none` is an identity test; the other comparisons call one function per
         operator (rt.same, rt.lt, ...), so no operator is dispatched at play time."""
+        zero = {">": 0, "!=": 0, ">=": 1, "==": 0}.get(e.op)
+        if zero is not None and isinstance(e.right, ir.Num) and e.right.den == 1 and e.right.num == zero:
+            found = self.first_found(e.left, ("count",), scope)
+            if found is not None:  # `count(all ...) > 0`: is there one?
+                return f"(not {found})" if e.op == "==" else f"bool({found})"
         left, right = self.expr(e.left, scope), self.expr(e.right, scope)
         # `is` with a number or text literal is a SyntaxWarning in Python (and never true):
         # such a comparison goes to rt.same, or with none is decided here
@@ -439,6 +461,25 @@ class ExprWriter(Visitor):
             return f"({other} is {'not ' if e.op == '!=' else ''}None)"
         if e.op in ("==", "!=") and not literal and (self.identity(e.left, scope) or self.identity(e.right, scope)):
             return f"({left} is {'not ' if e.op == '!=' else ''}{right})"  # as rt.same does for these
+        if e.op in ("==", "!=") and not literal:
+            for side, other in ((e.left, right), (e.right, left)):
+                fast = self.entity_field(side, scope)
+                if fast is not None:  # (rt.same is `is` for an entity: Kingdom Combat's u.zone == z)
+                    test, read = fast
+                    pair = (read, other) if side is e.left else (other, read)
+                    return (f"({pair[0]} is {'not ' if e.op == '!=' else ''}{pair[1]} if {test} "
+                            f"else {self.compare_values(e, left, right, scope)})")
+        return self.compare_values(e, left, right, scope)
+
+    def entity_field(self, e: ir.Expr, scope: Scope) -> tuple[str, str] | None:
+        """(test, read) for `x.zone` (controller, owner, host) of a variable: a card's is an entity or none."""
+        if not (isinstance(e, ir.Attr) and isinstance(e.obj, ir.Ref) and e.name in _ENTITY_BUILTINS
+                and self.gen.field_kinds.get(e.name) == "builtin"):
+            return None
+        obj = self.expr(e.obj, scope)
+        return (f"type({obj}) is rt.Card", f"{obj}.{e.name}") if _VARIABLE.match(obj) is not None else None
+
+    def compare_values(self, e: ir.Compare, left: str, right: str, scope: Scope) -> str:
         value = self.enum_literal(e.right, scope) or self.enum_literal(e.left, scope)
         if e.op in ("==", "!=") and value is not None:
             return self.enum_compare(e.op, left if self.enum_literal(e.right, scope) else right, value)

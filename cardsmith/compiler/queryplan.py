@@ -24,6 +24,11 @@ from cardsmith.compiler.purity import PURE_NATIVES, Purity, nodes
 from cardsmith.dsl import ir
 from cardsmith.dsl.visitor import Visitor
 
+# the words engine/queries.quality_test reads before it tries a card type's noun (so
+# `x is <word>` is a card type test, written in line by codegen.type_nouns, only for others)
+SPECIAL_WORDS = frozenset({"friendly", "enemy", "other", "token", "tokens", "face_down", "face_up", "attached",
+                           "unattached"})
+
 ZONE_FIELD = "zone"
 # parameter types whose argument is passed as a name, not a value (codegen.call_arg)
 NAME_TYPES = frozenset({"field", "keyword", "region", "status", "counter", "stage"})

@@ -28,11 +28,9 @@ class Counters:
     game: CompiledGame
     shared: dict[str, Any]
     journal: list[Callable[[], None]] | None
+    log: list[dict[str, Any]]
     version: int
     _versions: Iterator[int]
-
-    if TYPE_CHECKING:  # provided by Match, which this is mixed into
-        def record(self, kind: str, **data: Any) -> None: ...
 
     def _bounds(self, name: str) -> tuple[Any, Any]:
         return self.game.bounds.get(name, (None, None))
@@ -62,7 +60,18 @@ class Counters:
         return owner.counters.get(name, 0)
 
     def set_counter(self, owner: Player | None, name: str, value: Any) -> None:
-        value = self._clamp(name, value)
+        if type(value) is int:  # (_clamp's common case in line: several a move)
+            bounds = self.game.bounds.get(name)
+            if bounds is not None:
+                low, high = bounds
+                if low is not None and value < low:
+                    value = low
+                if high is not None and value > high:
+                    value = high
+                if type(value) is not int:
+                    value = normalize(value)
+        else:
+            value = self._clamp(name, value)
         table: dict[str, Any] = self.shared if owner is None else owner.counters
         had, old = name in table, table.get(name)
         if had and type(old) is type(value) and old == value:
@@ -76,18 +85,29 @@ class Counters:
                 else:
                     table.pop(name, None)
             self.journal.append(undo)
-        self.record("counter", player=log_describe(owner), counter=name,
-                    value=value if type(value) is int else rt._plain(value))
+        self.log.append({"player": log_describe(owner), "counter": name,  # (as record writes it)
+                         "value": value if type(value) is int else rt._plain(value), "event": "counter"})
 
     def set_card_counter(self, card: Card, name: str, value: Number) -> None:
         counters = card.counters
         old = counters.get(name, 0)
-        value = self._clamp(name, value)
+        if type(value) is int:  # (_clamp's common case in line: several a move)
+            bounds = self.game.bounds.get(name)
+            if bounds is not None:
+                low, high = bounds
+                if low is not None and value < low:
+                    value = low
+                if high is not None and value > high:
+                    value = high
+                if type(value) is not int:
+                    value = normalize(value)
+        else:
+            value = self._clamp(name, value)
         if name in counters and type(old) is type(value) and old == value:
             return  # not a change
         counters[name] = value
         self.version = next(self._versions)
         if self.journal is not None:
             self.journal.append(lambda: counters.__setitem__(name, old))
-        self.record("counter", card=f"{card.name}#{card.id}", counter=name,
-                    value=value if type(value) is int else rt._plain(value))
+        self.log.append({"card": f"{card.name}#{card.id}", "counter": name,  # (as record writes it)
+                         "value": value if type(value) is int else rt._plain(value), "event": "counter"})

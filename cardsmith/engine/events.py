@@ -167,14 +167,20 @@ class EventsAndStatics:
     def _statics(self) -> list[StaticUse]:
         """Every static ability of a card in play (its own, and its keywords').
 
-        Cached: the list only changes when a card moves, changes host or controller."""
+        Cached: the list only changes when a card moves, changes host or controller. A
+        zone where no card is in play (neither public nor where a type enters: _in_play)
+        is not looked through, nor one holding no card at all."""
         if self._statics_cache is not None:
             return self._statics_cache
         found: list[StaticUse] = []
         static_cards = self.game.static_cards
-        for card in self.all_cards() if static_cards else []:
+        entered = self.game.entered_zones
+        in_play = [card for zone in self.zones.values() if static_cards and zone.cards
+                   and (zone.visibility == "public" or zone.name in entered)
+                   for card in zone.cards if card.name in static_cards]
+        for card in in_play:
             definition = card.definition
-            if definition is None or card.name not in static_cards or not self._in_play(card, []):
+            if definition is None or not self._in_play(card, []):
                 continue
             for index, ability in definition.abilities:
                 if isinstance(ability, ir.Static):
@@ -273,13 +279,38 @@ class EventsAndStatics:
             for card in [c for z in scanned for c in z.cards if c.name in listening]:
                 for handler, zones, keyword, kargs in game.reactions(event, card.name):
                     if self._in_play(card, zones):
-                        done = yield from self.guarded(handler(self, rt.Ctx(card.controller, card, keyword, kargs),
-                                                               args))
+                        # (guarded's first step in line: most reactions finish, their condition
+                        # unmet, without asking anything, so need no guarding generator)
+                        program = handler(self, rt.Ctx(card.controller, card, keyword, kargs), args)
+                        try:
+                            request = program.send(None)
+                        except StopIteration as stop:
+                            done = stop.value
+                        except rt.Fizzled:
+                            done = None
+                        else:
+                            done = yield from self._guarded_after(program, request)
                         if self.tally is not None and done is not rt.UNMET:
                             self._fired(handler)
         finally:
             self.depth -= 1
         return None
+
+    @staticmethod
+    def _guarded_after(program: Generator[Any, Any, Any], request: Any) -> Generator[Any, Any, Any]:
+        """Match.guarded from the first question `program` asked (`request`) on: if a
+        choice it needs has no option, it fizzles (stops) alone."""
+        while True:
+            try:
+                reply = yield request
+            except rt.Fizzled as fizzled:
+                reply = fizzled
+            try:
+                request = program.send(reply) if not isinstance(reply, rt.Fizzled) else program.throw(reply)
+            except StopIteration as stop:
+                return stop.value
+            except rt.Fizzled:
+                return None
 
     def _fired(self, handler: Any) -> None:
         """A trigger, hook or keyword effect did its work: counted for the dead-rule

@@ -138,12 +138,6 @@ def _with_values(head: str, choices: list[Any]) -> tuple[str | None, tuple[Any, 
     return None, tuple(parts)
 
 
-def _answer(index: int, who: int, option: Any, label: str) -> Action:
-    """An answer to a choice, `choose X (label)`, described from its parts."""
-    parts = ("choose ", Shown(option), f" ({label})")
-    return Action(index, who, None, option, parts)
-
-
 class ActionWindow:
     """`player` holds priority in a stage's window: the moves offered were worked out
     when the window opened (engine/offers.py decides which, probing decides legality)."""
@@ -187,6 +181,8 @@ class MoveFinder(Match):
     _picks_cut: bool
     # the question a probe (_try) stopped at, still open (read right after it returns a list)
     _asked: rt.Choose | rt.ChooseOption | None = None
+    # the pending choice whose answers were last listed, the answers, and the cut it counts
+    _answers_listed: tuple[Any, list[Action], str | None] | None = None
 
     def _program(self, move: Any, player: Player) -> tuple[Generator[Any, Any, Any], str, str]:
         """The compiled decision a move runs — an action's, or a card's activated ability —
@@ -206,33 +202,54 @@ class MoveFinder(Match):
 
     # ---------------------------------------------------------------- legal actions
     def _actions_for(self, request: Any) -> list[Action]:
+        """The moves a pending request offers. A choice's answers are made once per request
+        and handed out again while it is pending, as a window's are (ActionWindow.actions):
+        an agent reads them, then `apply` finds the one taken among them by identity, not by
+        comparing every description with a list made anew (a cut pick is still counted
+        each time it is listed)."""
         if request is None:
             return []
         if isinstance(request, ActionWindow):
             return request.actions
+        answers = self._answers_listed
+        if answers is not None and answers[0] is request:
+            if answers[2] is not None:
+                self.offers_cut[answers[2]] += 1
+            return answers[1]
         if isinstance(request, rt.ChooseOption):
             who = request.player.index if request.player is not None else 0
-            return [Action(i, who, f"choose '{label}'", i) for i, label in enumerate(request.labels)]
+            out = [Action(i, who, f"choose '{label}'", i) for i, label in enumerate(request.labels)]
+            self._answers_listed = (request, out, None)
+            return out
         if isinstance(request, rt.Choose):
             return self._choice_actions(request)
         return []
 
     def _choice_actions(self, request: rt.Choose) -> list[Action]:
         who = request.player.index if request.player is not None else 0
+        out: list[Action]
         if request.mode == "one":
+            # (an answer is `choose X (label)`, described from its parts when read; what
+            # every answer's description shares is made once a choice)
             if request.hidden:  # a blind pick: the chooser sees places, not cards
-                count = len(request.options)
-                out = [Action(i, who, f"choose {'card' if isinstance(o, Card) else 'option'} {i + 1} of {count} "
-                                      f"({request.label})", o) for i, o in enumerate(request.options)]
+                tail = f" of {len(request.options)} ({request.label})"
+                out = [Action(i, who, f"choose {'card' if isinstance(o, Card) else 'option'} "
+                                      f"{i + 1}{tail}", o) for i, o in enumerate(request.options)]
             else:
-                out = [_answer(i, who, o, request.label) for i, o in enumerate(request.options)]
+                tail = f" ({request.label})"
+                out = [Action(i, who, None, o, ("choose ", Shown(o), tail)) for i, o in enumerate(request.options)]
             if request.optional or not out:
                 out.append(Action(len(out), who, "choose nothing", None))
+            self._answers_listed = (request, out, None)
             return out
         picks, cut = several_picks(request)
-        if cut:
-            self.offers_cut[f"choose {request.label} (line {request.line})"] += 1
-        return [_answer(i, who, g, request.label) for i, g in enumerate(picks)]
+        counted = f"choose {request.label} (line {request.line})" if cut else None
+        if counted is not None:
+            self.offers_cut[counted] += 1
+        tail = f" ({request.label})"
+        out = [Action(i, who, None, g, ("choose ", Shown(g), tail)) for i, g in enumerate(picks)]
+        self._answers_listed = (request, out, counted)
+        return out
 
     def _window_actions(self, window: ActionWindow) -> list[Action]:
         """The moves the priority holder has: the stage's actions and the activated
@@ -267,18 +284,29 @@ class MoveFinder(Match):
                     self.offers_cut[name] += 1
                     del combos[MAX_COMBINATIONS:]
             head = decl.label
-            for choices in combos:
+            index = len(out)
+            for choices in combos:  # (positional arguments: a dozen moves a window)
                 if choices:
-                    out.append(Action(len(out), who, None, (name, choices), head=head))
+                    out.append(Action(index, who, None, (name, choices), (), head))
                 else:
-                    out.append(Action(len(out), who, head, (name, choices)))
+                    out.append(Action(index, who, head, (name, choices)))
+                index += 1
         lists_activate = "activate" in stage.actions
         for found in offers.activations(self, holder) if self.game.activated_cards else ():
             if not offers.ability_offered(found.ability, is_current, stack_busy, lists_activate):
                 continue
-            for choices in self._probe(found.move, holder, found, keep):
-                label, parts = _with_values(f"{found.card.name}: {found.ability.label}", choices)
-                out.append(Action(len(out), who, label, (found.move, choices), parts))
+            combos = self._probe(found.move, holder, found, keep)
+            if not combos:
+                continue
+            head = f"{found.card.name}: {found.ability.label}"
+            move = found.move
+            index = len(out)
+            for choices in combos:  # (the parts made when read, as an action's: _with_values)
+                if choices:
+                    out.append(Action(index, who, None, (move, choices), (), head))
+                else:
+                    out.append(Action(index, who, head, (move, choices)))
+                index += 1
         if stage.passing or not out:
             out.append(Action(len(out), who, "pass", "pass"))
         return out

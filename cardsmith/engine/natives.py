@@ -46,20 +46,32 @@ def _move(m: Match, ctx: rt.Ctx, cards: Any, zone: Any, top: bool) -> Iterator[A
     if not isinstance(zone, Zone):
         raise rt.RulesError(f"cannot move cards to {zone!r}")
     capped = zone.name in m.capped_zones  # (m.room_in's first question, asked once)
+    # `left` and `entered` that nothing hears and no tally counts are logged here as
+    # m.emit logs them, without its call (two a card moved, in every game)
+    heard = m.game.heard
+    quiet = m.tally is None and type(zone) is Zone
+    left_quiet, entered_quiet = quiet and "left" not in heard, quiet and "entered" not in heard
     # (one card, the usual move, without _cards; the log entry as m.record makes it, without the call)
     for card in (cards,) if type(cards) is Card else _cards(cards):
         old = card.zone
         if old is zone or (capped and not m.room_in(zone, card)):
             continue
         m._place(card, zone, top=top or zone.ordered)
-        m.log.append({"card": f"{card.name}#{card.id}", "to": zone.title, "event": "move"})
+        named = f"{card.name}#{card.id}"
+        m.log.append({"card": named, "to": zone.title, "event": "move"})
         if old is not None:
-            yield from m.emit(ctx, "left", [card, old])
+            if left_quiet and type(old) is Zone:
+                m.log.append({"name": "left", "args": [named, old.title], "event": "emit"})
+            else:
+                yield from m.emit(ctx, "left", [card, old])
         ctype = m.game.cardtypes.get(card.type)
         if ctype is not None and ctype.enters == zone.name:
             for status in ctype.enters_with:
                 m.set_status(card, status, True)
-        yield from m.emit(ctx, "entered", [card, zone])
+        if entered_quiet:
+            m.log.append({"name": "entered", "args": [named, zone.title], "event": "emit"})
+        else:
+            yield from m.emit(ctx, "entered", [card, zone])
 
 
 def move_cards(m: Match, ctx: rt.Ctx, cards: Any, zone: Any) -> Iterator[Any]:

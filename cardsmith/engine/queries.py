@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from cardsmith.compiler.queryplan import SPECIAL_WORDS
 from cardsmith.dsl import ir
 from cardsmith.engine.runtime import Ctx, players, whole
 from cardsmith.model.state import Card, EnumValue, Player, Zone
@@ -24,9 +25,12 @@ if TYPE_CHECKING:
 def query(m: Match, ctx: Ctx, noun: str, adjectives: list[str], zone: Any,
           where: Callable[[Any], Any] | None, by_zone: Callable[[Any], Any] | None = None,
           rest: Callable[[Any], Any] | None = None, zone_site: int | None = None,
-          zone_also: Callable[[Any], Any] | None = None) -> list[Any]:
+          zone_also: Callable[[Any], Any] | None = None, one: bool = False) -> list[Any]:
     """The cards (or players) a query names, in zone order: of the noun's type, with
     every adjective, where the condition holds. Always a new list.
+
+    `one`: only the first of them is wanted (`any(all ...)`, `first(all ...)`: the
+    compiler asks so), so the condition is not asked of the cards after it.
 
     `by_zone` and `rest`, when the compiler splits the condition (compiler/queryplan.py):
     the part that reads a card only by its zone, asked once per zone, and the part asked
@@ -42,23 +46,29 @@ def query(m: Match, ctx: Ctx, noun: str, adjectives: list[str], zone: Any,
         pool: list[Any] = players(m)
         if noun.startswith("opponent") or "other" in adjectives:
             pool = [p for p in pool if p is not ctx.you]
-        return [p for p in pool if where is None or where(p)]
+        return _first([p for p in pool if where is None or where(p)], one)
     type_name = m.game.nouns.get(noun)
     if by_zone is not None and where is not None:
         if zone is None:
-            return _query_by_zone(m, ctx, type_name, adjectives, m.zones.values(), where, by_zone, rest, zone_site,
-                                  zone_also)
+            zones = m.zones.values() if zone_site is None else _live_zones(m, zone_site)
+            return _query_by_zone(m, ctx, type_name, adjectives, zones, where, by_zone, rest, zone_site, zone_also,
+                                  one)
         if type(zone) is Zone:
-            return _query_by_zone(m, ctx, type_name, adjectives, (zone,), where, by_zone, rest, zone_site, zone_also)
+            return _query_by_zone(m, ctx, type_name, adjectives, (zone,), where, by_zone, rest, zone_site, zone_also,
+                                  one)
     if zone is None:
         cards = m.all_cards() if type_name is None else [
             c for z in m.zones.values() if z.types[type_name] for c in z.cards if c.type == type_name]
     elif type(zone) is Zone:
         if type_name is None:
+            if one and not adjectives and where is not None:
+                return _first_where(zone.cards, None, where)
             cards = list(zone.cards)
         elif not zone.types[type_name]:
             return []
         elif not adjectives and where is not None:  # (one pass: `all units in z where ...`)
+            if one:
+                return _first_where(zone.cards, type_name, where)
             return [c for c in zone.cards if c.type == type_name and where(c)]
         else:
             cards = [c for c in zone.cards if c.type == type_name]
@@ -69,8 +79,23 @@ def query(m: Match, ctx: Ctx, noun: str, adjectives: list[str], zone: Any,
     for word in adjectives:  # each adjective narrows what the previous ones left
         cards = narrow(m, ctx, word, cards)
     if where is not None:
+        if one:
+            return _first_where(cards, None, where)
         cards = [c for c in cards if where(c)]
-    return cards
+    return _first(cards, one)
+
+
+def _first(found: list[Any], one: bool) -> list[Any]:
+    return found[:1] if one else found
+
+
+def _first_where(cards: Iterable[Card], type_name: str | None, where: Callable[[Any], Any]) -> list[Any]:
+    """The first card of the type (any type: None) where the condition holds, as a list of
+    at most one: the cards after it are not asked."""
+    for c in cards:
+        if (type_name is None or c.type == type_name) and where(c):
+            return [c]
+    return []
 
 
 # the key of a query site's remembered zone answers in Match.match_memo (with the site)
@@ -81,10 +106,30 @@ _ZONE_TEST = "zone test"
 _LOWERED: dict[str, str] = {}
 
 
+def _live_zones(m: Match, site: int) -> list[Zone]:
+    """The match's zones, in order, less those whose remembered zone test at this query
+    site failed (it fails all match long): Kingdom Combat's move actions look only at the
+    zones on the table instead of every player's deck, hand and discard at every query.
+    Kept until a zone is added or another zone's answer is remembered."""
+    known = m.match_memo.get((_ZONE_TEST, site))
+    if known is None:
+        known = m.match_memo[(_ZONE_TEST, site)] = {}
+    zones = m.zones
+    entry = m.match_memo.get((_LIVE_ZONES, site))
+    if entry is None or entry[0] != len(zones) or entry[1] != len(known):
+        entry = m.match_memo[(_LIVE_ZONES, site)] = (
+            len(zones), len(known), [z for z in zones.values() if known.get(z) is not False])
+    return entry[2]
+
+
+# the key of a query site's zones less those its remembered answers leave out
+_LIVE_ZONES = "live zones"
+
+
 def _query_by_zone(m: Match, ctx: Ctx, type_name: str | None, adjectives: list[str], zones: Iterable[Zone],
                    where: Callable[[Any], Any], by_zone: Callable[[Any], Any],
                    rest: Callable[[Any], Any] | None, zone_site: int | None,
-                   zone_also: Callable[[Any], Any] | None = None) -> list[Any]:
+                   zone_also: Callable[[Any], Any] | None = None, one: bool = False) -> list[Any]:
     """query() over whole zones: the zone test is asked of any card of the zone (its
     answer is the same for every card there), and the zone skipped when it fails — before
     its cards are even sorted by type. A zone whose test raises is asked card by card with
@@ -145,15 +190,22 @@ def _query_by_zone(m: Match, ctx: Ctx, type_name: str | None, adjectives: list[s
                 break
             cards = narrow(m, ctx, word, cards)
         # (plain loops: a generator handed to extend() costs a frame per card)
+        # `one`: only the first is wanted, so the cards and zones after it are not asked
         if passes is None:
             for c in cards:
                 if where(c):
+                    if one:
+                        return [c]
                     found.append(c)
         elif rest is None:
             found.extend(cards)
+            if one and found:
+                return found[:1]
         else:
             for c in cards:
                 if rest(c):
+                    if one:
+                        return [c]
                     found.append(c)
     return found
 
@@ -244,9 +296,8 @@ def _never(card: Card) -> bool:
     return False
 
 
-# the words quality_test reads before it tries a card type's noun
-_SPECIAL_WORDS = frozenset({"friendly", "enemy", "other", "token", "tokens", "face_down", "face_up", "attached",
-                            "unattached"})
+# the words quality_test reads before it tries a card type's noun (compiler/queryplan.py)
+_SPECIAL_WORDS = SPECIAL_WORDS
 
 
 def _noun_of(m: Match, word: str) -> str | None:

@@ -457,6 +457,7 @@ def become_world(match: PlayedMatch, seat: int, rng: random.Random) -> PlayedMat
     match.match_memo.clear()
     match.probe_cache.clear()
     match._grants_cache = None  # (keyed by state version, as the memo is)
+    match._answers_listed = None  # (a pending choice's answers, described with the real cards' names)
     match._seat_names.clear()
     match.decks = None
     match.sampled = True
