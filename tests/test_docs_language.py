@@ -66,6 +66,7 @@ def _engine_records() -> set[str]:
     """The names the engine writes as log records, and the events it emits (core prelude)."""
     source = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "cardsmith" / "engine").glob("*.py"))
     names = set(re.findall(r'record\(\s*"([a-z_]+)"', source))
+    names |= set(re.findall(r'"event": "([a-z_]+)"', source))  # entries the hot paths append as written
     prelude = (ROOT / "cardsmith" / "prelude" / "core.cards").read_text(encoding="utf-8")
     return names | set(re.findall(r"^event (\w+)\(", prelude, re.MULTILINE))
 

@@ -49,11 +49,12 @@ class WatchedMatch(PlayedMatch):
         self.step2_numbers: list[dict[int, dict[int, int]]] = []
         super().__init__(*args, **kwargs)
 
-    def record(self, kind: str, **data: Any) -> None:
-        super().record(kind, **data)
-        if kind == "emit" and data.get("name") == "stage_started" and data.get("args") == ["check_conditions"]:
+    def emit(self, ctx: Any, event: str, args: list[Any]) -> Any:
+        reactions = super().emit(ctx, event, args)  # (logged by now; the reactions run later)
+        if event == "stage_started" and args == ["check_conditions"]:
             self.step2_views.append({seat: table_cards(self.observation(seat)) for seat in (0, 1)})
             self.step2_numbers.append({seat: dict(self.seat_names(seat).numbers) for seat in (0, 1)})
+        return reactions
 
 
 def table_cards(view: dict[str, Any], owner: str | None = None) -> list[dict[str, Any]]:

@@ -9,6 +9,7 @@ and that the library's seeded matches log byte for byte what the plain code logs
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -98,6 +99,16 @@ def test_parameters_read_only_by_zone_are_found(tmp_path: Path) -> None:
     assert "lucky" not in planner.zone_params       # rolls a die: not pure, never planned
 
 
+# the zone test of a query: only the whole-match memo read of `on_field(it.zone)`, written in line
+ZONE_TEST = re.compile(r"\(lambda v_it: \(\((_mm\d+) if \(\1 := m\.match_memo\.get\(\(F_on_field, v_it\.zone\), "
+                       r"rt\.MISSING\)\) is not rt\.MISSING and type\(\1\) is not list else "
+                       r"rt\.memo_match\(m, ctx, F_on_field, v_it\.zone\)\)\)\), \(lambda v_it: ")
+
+
+def _body(game: CompiledGame, function: str) -> str:
+    return game.source.split(f"def F_{function}(")[1].split("\ndef ")[0]
+
+
 def test_a_condition_splits_into_zone_and_card_parts(tmp_path: Path) -> None:
     game = _ir(tmp_path)
     planner = queryplan.ZonePlanner(game, pure_functions(game))
@@ -120,8 +131,9 @@ def test_an_implied_test_is_not_moved_where_a_local_would_hide_its_names(tmp_pat
 
 def test_planned_queries_answer_as_before_and_a_raising_zone_test_falls_back(tmp_path: Path) -> None:
     game = CompiledGame(_ir(tmp_path))
-    # ready_units got a zone test (in_play(it), written in line), then its card test
-    assert "F_on_field, v_it.zone)))), (lambda v_it: F_ready(m, ctx, v_it)), 1)" in game.source
+    # ready_units got a zone test (in_play(it), written in line), then its card test, site 1
+    body = _body(game, "ready_units")
+    assert ZONE_TEST.search(body) and body.rstrip().endswith(", 1))")
     match = Match(game, seed=1, players=2)
     p1 = match.players[0]
     for zone in (match.zone("hand", p1), match.zone("battlefield", None), match.zone("deck", p1)):
@@ -213,7 +225,8 @@ def test_a_zone_test_of_whole_match_functions_is_remembered_per_zone(tmp_path: P
     assert not queryplan.zone_constant(ir.Call(func="per_gold", args=[it], span=span), constant, decls)  # gold
     assert not queryplan.zone_constant(ir.Call(func="in_play", args=[it], span=span), set(), decls)
     game = CompiledGame(game_ir)
-    assert "F_on_field, v_it.zone)))), (lambda v_it: F_ready(m, ctx, v_it)), 1)" in game.source
+    body = _body(game, "ready_units")
+    assert ZONE_TEST.search(body) and body.rstrip().endswith(", 1))")
     match = Match(game, seed=1, players=2)
     p1 = match.players[0]
     for zone in (match.zone("hand", p1), match.zone("battlefield", None)):
@@ -238,11 +251,13 @@ def test_a_zone_test_splits_into_the_part_remembered_per_zone_and_the_part_asked
     assert [p.func for p in constant if isinstance(p, ir.Call)] == ["in_play"] and len(constant) == 1
     assert len(varying) == 1 and isinstance(varying[0], ir.Not)
     game = CompiledGame(game_ir)
-    body = game.source.split("def F_goers")[1].split("\ndef ")[0]
-    assert "(lambda v_it: F_can_go(m, ctx, v_it, m.zones[('battlefield', -1)]))" in body
-    assert "(lambda v_it: (not (v_it.zone is m.zones[('battlefield', -1)])))))" in body
-    # (the whole condition, the zone test, the card test, then the site)
-    site = int(body.split("F_can_go(m, ctx, v_it, m.zones[('battlefield', -1)])), ")[2].split(",")[0])
+    body = _body(game, "goers")
+    assert ZONE_TEST.search(body)  # the remembered part: in_play(it)
+    # (the whole condition, the zone test, the card test, the site, then the part asked each time)
+    found = re.search(r"\), (\d+), \(lambda v_it: \(not \(v_it\.zone is "
+                      r"m\.zones\[\('battlefield', -1\)\]\)\)\)\)\)\s*$", body)
+    assert found is not None
+    site = int(found.group(1))
     match = Match(game, seed=1, players=2)
     p1 = match.players[0]
     for zone in (match.zone("hand", p1), match.zone("battlefield", None), match.zone("battlefield", None)):
