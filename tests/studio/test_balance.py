@@ -138,3 +138,23 @@ def test_a_folder_game_with_decks_shows_the_deck_split(tmp_path: Path) -> None:
     html = client.get("/balance").text
     decks = html[html.index('id="balance-decks"'):]
     assert "pebbles" in decks and "giants" in decks and 'id="balance-matchups"' in html
+
+
+def test_a_dominant_decks_cards_left_out_are_shown_and_counted(tmp_path: Path) -> None:
+    """A deck that wins nearly every match has each card left out in turn (engine/leaveout.py):
+    the page lists them under the decks, the card table says which comparison ranked a
+    card, and the progress counts the extra matches."""
+    from tests.test_simulate_leaveout import banner
+
+    client = TestClient(create_app(Project(str(banner(tmp_path / "banner", 3))), watch=False))
+    started = client.post("/balance/start", data={"matches": 30, "seed": 1, "agent": ["random", "random"],
+                                                  "max_actions": 20000, "rotate": "true"}, headers=JSON)
+    assert started.status_code == 202, started.text
+    progress = wait_for_end(client, 120)
+    assert progress["state"] == "done" and progress["done"] == progress["total"] > 60  # 60 + the left-out twins
+    html = client.get("/balance").text
+    left = html[html.index('id="balance-left-out"'):html.index("</table>", html.index('id="balance-left-out"'))]
+    rows = left.split("<tr>")[2:]
+    assert "Flag" in rows[0] and "flagged" in rows[0] and "50" in rows[0]  # biggest loss first, 50 pairs
+    cards = html[html.index('id="balance-cards"'):html.index("</table>", html.index('id="balance-cards"'))]
+    assert "left out of flagged" in cards
