@@ -84,6 +84,17 @@ def write_game(folder: Path, files: dict[str, str]) -> Path:
     return folder
 
 
+def compiled_rules(folder: Path, rules: str) -> Any:
+    """A one-file game written into `folder`, checked (no error allowed) and compiled."""
+    from cardsmith.compiler.api import check_game
+    from cardsmith.engine.game import CompiledGame
+
+    result = check_game(str(write_game(folder, {"rules.cards": rules})))
+    errors = [d.message for d in result.diagnostics if d.severity == "error"]
+    assert result.game is not None and not errors, errors
+    return CompiledGame(result.game)
+
+
 MINI_RULES = '''
 game "Mini" {
   id: mini

@@ -11,10 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import write_game
+from conftest import compiled_rules
 
 from cardsmith.compiler import codegen_exprs, codegen_stmts
-from cardsmith.compiler.api import check_game
 from cardsmith.engine import queries
 from cardsmith.engine.agents import RandomAgent, play_out
 from cardsmith.engine.flow import PlayedMatch
@@ -85,11 +84,8 @@ turn {
 
 
 def _compiled(tmp_path: Path, name: str) -> CompiledGame:
-    folder = write_game(tmp_path / name, {"rules.cards": GAME})
-    result = check_game(str(folder))
-    errors = [d.message for d in result.diagnostics if d.severity == "error"]
-    assert result.game is not None and not errors, errors
-    return CompiledGame(result.game)
+    game: CompiledGame = compiled_rules(tmp_path / name, GAME)
+    return game
 
 
 def _generic(monkeypatch: pytest.MonkeyPatch) -> None:

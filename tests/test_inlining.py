@@ -11,10 +11,9 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import write_game
+from conftest import compiled_rules
 
 from cardsmith.compiler import codegen_exprs
-from cardsmith.compiler.api import check_game
 from cardsmith.engine.agents import RandomAgent, play_out
 from cardsmith.engine.flow import PlayedMatch
 from cardsmith.engine.game import CompiledGame
@@ -83,11 +82,8 @@ BOOM_LINE = next(i for i, line in enumerate(BOOM.splitlines(), 1) if "blows_up(s
 
 
 def _compiled(tmp_path: Path, text: str, name: str) -> CompiledGame:
-    folder = write_game(tmp_path / name, {"rules.cards": text})
-    result = check_game(str(folder))
-    errors = [d.message for d in result.diagnostics if d.severity == "error"]
-    assert result.game is not None and not errors, errors
-    return CompiledGame(result.game)
+    game: CompiledGame = compiled_rules(tmp_path / name, text)
+    return game
 
 
 def _generic(monkeypatch: pytest.MonkeyPatch) -> None:

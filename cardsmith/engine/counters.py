@@ -60,18 +60,7 @@ class Counters:
         return owner.counters.get(name, 0)
 
     def set_counter(self, owner: Player | None, name: str, value: Any) -> None:
-        if type(value) is int:  # (_clamp's common case in line: several a move)
-            bounds = self.game.bounds.get(name)
-            if bounds is not None:
-                low, high = bounds
-                if low is not None and value < low:
-                    value = low
-                if high is not None and value > high:
-                    value = high
-                if type(value) is not int:
-                    value = normalize(value)
-        else:
-            value = self._clamp(name, value)
+        value = self._clamp(name, value)
         table: dict[str, Any] = self.shared if owner is None else owner.counters
         had, old = name in table, table.get(name)
         if had and type(old) is type(value) and old == value:
@@ -91,18 +80,7 @@ class Counters:
     def set_card_counter(self, card: Card, name: str, value: Number) -> None:
         counters = card.counters
         old = counters.get(name, 0)
-        if type(value) is int:  # (_clamp's common case in line: several a move)
-            bounds = self.game.bounds.get(name)
-            if bounds is not None:
-                low, high = bounds
-                if low is not None and value < low:
-                    value = low
-                if high is not None and value > high:
-                    value = high
-                if type(value) is not int:
-                    value = normalize(value)
-        else:
-            value = self._clamp(name, value)
+        value = self._clamp(name, value)
         if name in counters and type(old) is type(value) and old == value:
             return  # not a change
         counters[name] = value

@@ -27,6 +27,9 @@ _NOTHING: tuple[Any, ...] = ()  # `yield from` an empty tuple: a step that yield
 StaticUse = tuple[Card, ir.Static, tuple[str, ...], rt.Ctx]  # a static in play: source, ability, key, ctx
 
 
+# Match.guarded's `request` when the program has not been started yet
+NOT_ASKED: Any = object()
+
 class EventsAndStatics:
     """Mixed into Match: events, hooks, statics, and the changes that lapse."""
 
@@ -56,7 +59,6 @@ class EventsAndStatics:
         def all_cards(self) -> list[Card]: ...
         def undoable(self, undo: Callable[[], None]) -> None: ...
         def touch(self) -> None: ...
-        def guarded(self, program: Generator[Any, Any, Any]) -> Generator[Any, Any, Any]: ...
         def set_status(self, card: Card, status: str, on: bool) -> None: ...
         def set_counter(self, owner: Player | None, name: str, value: Any) -> None: ...
         def set_card_counter(self, card: Card, name: str, value: Number) -> None: ...
@@ -289,28 +291,32 @@ class EventsAndStatics:
                         except rt.Fizzled:
                             done = None
                         else:
-                            done = yield from self._guarded_after(program, request)
+                            done = yield from self.guarded(program, request)
                         if self.tally is not None and done is not rt.UNMET:
                             self._fired(handler)
         finally:
             self.depth -= 1
         return None
 
-    @staticmethod
-    def _guarded_after(program: Generator[Any, Any, Any], request: Any) -> Generator[Any, Any, Any]:
-        """Match.guarded from the first question `program` asked (`request`) on: if a
-        choice it needs has no option, it fizzles (stops) alone."""
+    def guarded(self, program: Generator[Any, Any, Any], request: Any = NOT_ASKED) -> Generator[Any, Any, Any]:
+        """Run one effect: if a choice it needs has no option, it fizzles (stops) alone.
+        `request`: the first question of a program already started (_react starts a
+        reaction itself: most finish, their condition unmet, without asking anything, and
+        so need no guarding generator)."""
+        reply: Any = None
         while True:
+            if request is NOT_ASKED:
+                try:
+                    request = program.send(reply) if not isinstance(reply, rt.Fizzled) else program.throw(reply)
+                except StopIteration as stop:
+                    return stop.value
+                except rt.Fizzled:
+                    return None
             try:
                 reply = yield request
             except rt.Fizzled as fizzled:
                 reply = fizzled
-            try:
-                request = program.send(reply) if not isinstance(reply, rt.Fizzled) else program.throw(reply)
-            except StopIteration as stop:
-                return stop.value
-            except rt.Fizzled:
-                return None
+            request = NOT_ASKED
 
     def _fired(self, handler: Any) -> None:
         """A trigger, hook or keyword effect did its work: counted for the dead-rule

@@ -547,21 +547,6 @@ class Match(Counters, EventsAndStatics, ScenarioSteps, TurnOrder):
                 self.script, self.script_line = saved
             yield from self.run_checks()
 
-    def guarded(self, program: Generator[Any, Any, Any]) -> Generator[Any, Any, Any]:
-        """Run one effect: if a choice it needs has no option, it fizzles (stops) alone."""
-        reply: Any = None
-        while True:
-            try:
-                request = program.send(reply) if not isinstance(reply, rt.Fizzled) else program.throw(reply)
-            except StopIteration as stop:
-                return stop.value
-            except rt.Fizzled:
-                return None
-            try:
-                reply = yield request
-            except rt.Fizzled as fizzled:
-                reply = fizzled
-
     def run_checks(self) -> Iterator[Any]:
         """Every `check` block, repeatedly, until a pass changes nothing (bounded)."""
         # what a check can read: the state (by its version), who acts, the turn and round
