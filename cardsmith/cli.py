@@ -369,7 +369,7 @@ def simulate(
                                               "counts (all), only those that never happened (never), or none")]
     = RulesShown.all,
     agents_spec: Annotated[str, typer.Option("--agents", help="agents by seat: random, variety, greedy, search[:N]")]
-    = "random",
+    = "variety",  # engine/agents.DEFAULT_AGENT (written out: the CLI starts without the engine)
     deck: Annotated[list[Path] | None, typer.Option("--deck", help="a decklist per seat (default: the game's "
                                                     "decks/); more than seats: every pairing")] = None,
     all_decks: Annotated[bool, typer.Option("--all-decks", help="every ready deck against every other")] = False,
@@ -407,7 +407,7 @@ def simulate(
     from cardsmith.engine.whatif import OverrideError, apply_overrides
 
     cap = MAX_ACTIONS if max_actions is None else max_actions
-    kinds = [k.strip() for k in agents_spec.split(",") if k.strip()] or ["random"]
+    kinds = [k.strip() for k in agents_spec.split(",") if k.strip()] or ["variety"]
     problems = [p for p in (agent_problem(k) for k in kinds) if p is not None]
     problems += ["--compare and --set cannot be used together"] if compare is not None and overrides else []
     if not 1 <= games <= MAX_SIMULATED or not 1 <= jobs <= MAX_JOBS or not 1 <= cap <= MAX_ACTIONS_LIMIT:

@@ -184,6 +184,12 @@ class Labels:
         return marks
 
 
+# the agent `simulate` (and the studio's Balance page) plays when none is named: random play
+# over kinds of move. Plain `random` picks one of hundreds of unit moves nearly every time in a
+# game such as Kingdom Combat and its matches never end (all capped at 20,000 actions), so a
+# designer's first simulation would say nothing; where every option is its own kind (no
+# action windows: Combat Cards) the two play the same matches move for move.
+DEFAULT_AGENT = "variety"
 AGENT_KINDS = "random, variety, greedy, search, search:ITERATIONS or search:MILLISECONDSms, each search with :depth=N"
 # the largest search budget a move may have: beyond it a match would never end
 MAX_SEARCH_ITERATIONS = 1_000_000

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cardsmith.engine.agents import DEFAULT_AGENT
 from cardsmith.engine.coverage import CoverageReport
 from cardsmith.engine.leaveout import dominant_decks
 from cardsmith.engine.leaveout import leave_out as leave_out_cards
@@ -63,7 +64,7 @@ def simulate_versions(base: Version, other: Version | None, changes: list[str], 
         def told_left(n: int) -> None:
             progress(f"leaving out each card of {', '.join(dominant)}", n)
 
-        template = Task(base.target, seed, explicit_players, mode, cap, tuple(agents or ["random"]), None, None)
+        template = Task(base.target, seed, explicit_players, mode, cap, tuple(agents or [DEFAULT_AGENT]), None, None)
         found = leave_out_cards(base.target, runs[0], base.lineups, dominant, seed, games, template, jobs, rotate,
                                 told_left)
         stats = statistics(runs[0], players, turn_limit, [f.as_json() for f in found])

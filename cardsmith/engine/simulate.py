@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardsmith.engine.agents import make_agent, play_out
+from cardsmith.engine.agents import DEFAULT_AGENT, make_agent, play_out
 from cardsmith.engine.cardfacts import PlayWatcher, SeatFacts, seat_facts
 from cardsmith.engine.coverage import Counts, CoverageReport, Tally, index_for
 from cardsmith.engine.decisions import decision_counts
@@ -88,7 +88,7 @@ class Task:
 
 
 def play_one(target: str, seed: int, players: int | None, mode: str | None, max_actions: int,
-             agents: tuple[str, ...] = ("random",), decks: list[list[str]] | None = None,
+             agents: tuple[str, ...] = (DEFAULT_AGENT,), decks: list[list[str]] | None = None,
              traces: str | None = None, rotation: int = 0, deck_names: list[str] | None = None) -> MatchSummary:
     game = load(target)
     count = players if players is not None else default_players(game, mode)
@@ -153,7 +153,7 @@ def simulate(target: str, games: int, seed: int = 1, players: int | None = None,
     seat_orders): the results in seed order, then lineup and seat order. `decks` (one
     per seat, unnamed) is the older way to give one lineup, played as given."""
     load(target)  # report a broken game before starting workers
-    kinds = tuple(agents or ["random"])
+    kinds = tuple(agents or [DEFAULT_AGENT])
     folder = str(traces) if traces is not None else None
     if decks is not None and not lineups:
         orders: list[tuple[list[list[str]] | None, list[str] | None]] = [(decks, None)]

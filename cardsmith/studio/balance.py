@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardsmith.engine.agents import agent_problem
+from cardsmith.engine.agents import DEFAULT_AGENT, agent_problem
 from cardsmith.engine.simulate import MAX_ACTIONS_LIMIT
 
 MAX_MATCHES = 2000  # seeds per run from the page (each played in every seat order)
@@ -51,7 +51,7 @@ class Settings:
 
     matches: int = 100
     seed: int = 1
-    agents: tuple[str, ...] = ("random",)
+    agents: tuple[str, ...] = (DEFAULT_AGENT,)
     max_actions: int = 20_000
     rotate: bool = True
 

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from cardsmith.engine.agents import DEFAULT_AGENT
 from cardsmith.engine.plots import CHARTS
 from cardsmith.engine.simulate import MAX_ACTIONS, MAX_ACTIONS_LIMIT
 from cardsmith.studio.balance import (
@@ -57,8 +58,8 @@ def _context(request: Request) -> dict[str, Any]:
     run = runner.last
     return {"run": run, "progress": run.progress() if run is not None else None, "seats": _seats(request),
             "limits": {"matches": MAX_MATCHES, "seed": MAX_SEED, "max_actions": MAX_ACTIONS_LIMIT},
-            "defaults": {"max_actions": MAX_ACTIONS}, "agent_choices": AGENT_CHOICES, "charts": CHARTS,
-            "current_version": snapshot_of(request).version}
+            "defaults": {"max_actions": MAX_ACTIONS, "agent": DEFAULT_AGENT}, "agent_choices": AGENT_CHOICES,
+            "charts": CHARTS, "current_version": snapshot_of(request).version}
 
 
 @router.get("/balance", response_class=HTMLResponse)
@@ -77,7 +78,7 @@ def balance_start(
 ) -> Response:
     """Start a run of the game as it is now: 202 with its progress (409: one is running,
     or the game has errors; 400: a bad agent)."""
-    kinds = tuple(k.strip() for k in (agent or []) if k.strip()) or ("random",)
+    kinds = tuple(k.strip() for k in (agent or []) if k.strip()) or (DEFAULT_AGENT,)
     if len(kinds) > 16:
         raise HTTPException(status_code=400, detail="too many agents")
     settings = Settings(matches=matches, seed=seed, agents=kinds, max_actions=max_actions, rotate=rotate)
