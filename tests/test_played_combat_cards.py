@@ -49,9 +49,10 @@ class WatchedMatch(PlayedMatch):
         self.step2_numbers: list[dict[int, dict[int, int]]] = []
         super().__init__(*args, **kwargs)
 
-    def emit(self, ctx: Any, event: str, args: list[Any]) -> Any:
-        reactions = super().emit(ctx, event, args)  # (logged by now; the reactions run later)
-        if event == "stage_started" and args == ["check_conditions"]:
+    def emit_one(self, ctx: Any, event: str, value: Any, logged: Any) -> Any:
+        """(The flow's own events — a stage starting among them — come through emit_one.)"""
+        reactions = super().emit_one(ctx, event, value, logged)  # (logged by now; the reactions run later)
+        if event == "stage_started" and value == "check_conditions":
             self.step2_views.append({seat: table_cards(self.observation(seat)) for seat in (0, 1)})
             self.step2_numbers.append({seat: dict(self.seat_names(seat).numbers) for seat in (0, 1)})
         return reactions

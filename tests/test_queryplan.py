@@ -114,11 +114,11 @@ def test_a_condition_splits_into_zone_and_card_parts(tmp_path: Path) -> None:
     planner = queryplan.ZonePlanner(game, pure_functions(game))
     by_zone, rest = planner.split(_where(game, "strong_per_gold"), set())
     assert [type(p).__name__ for p in by_zone] == ["Call"] and len(rest) == 1
-    # `ready(it)` is false unless `in_play(it)`: the implied test joins the zone part,
-    # and the call itself stays for each card
+    # `ready(it)` is just `in_play(it)` and two tests of the card (queryplan.equivalent):
+    # the zone part joins the zone test, the others are asked of each card instead of the call
     by_zone, rest = planner.split(_where(game, "ready_units"), set())
     assert len(by_zone) == 1 and isinstance(by_zone[0], ir.Call) and by_zone[0].func == "in_play"
-    assert len(rest) == 1 and isinstance(rest[0], ir.Call) and rest[0].func == "ready"
+    assert len(rest) == 2 and not any(isinstance(p, ir.Call) for p in rest)
 
 
 def test_an_implied_test_is_not_moved_where_a_local_would_hide_its_names(tmp_path: Path) -> None:

@@ -10,13 +10,14 @@ keyword or builtin) and every string and number is written with `repr()`.
 
 from __future__ import annotations
 
-import ast
 import keyword
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING
 
-from cardsmith.compiler import inline, queryplan
+from cardsmith.compiler import codegen_compare, codegen_natives, codegen_scan, inline, queryplan
 from cardsmith.dsl import ir
 from cardsmith.dsl.visitor import Visitor, members
 from cardsmith.dsl.words import EVERY_DETERMINERS
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # generated code for a plain variable (a local, or `self` / `you`): safe to read twice
-_VARIABLE = re.compile(r"(v_[A-Za-z0-9_]+|_i[0-9]+|ctx\.self|ctx\.you)\Z")
+_VARIABLE = inline.VARIABLE
 
 
 class CodegenError(Exception):
@@ -85,6 +86,18 @@ class ExprWriter(Visitor):
         self.temp = 0
         self.yields = False
         self.inline_depth = 0  # functions being written in line inside each other (inline.py)
+        # while a scanned query's condition is written (codegen_scan.py): the table reads it
+        # makes (a param, a shared counter or zone, the enum properties), each read once
+        # into a temporary before the scan rather than once a card
+        self.hoisted: dict[str, str] | None = None
+        # a card's stat read into a temporary by a test that is always evaluated, while
+        # the expression being written evaluates it (read -> temporary): a later read of
+        # the same stat of the same variable reads the temporary (`it.face` three times in
+        # UNO's can_match, written in line). Emptied at each expression written, inside a
+        # query's condition, and after a part that is only evaluated sometimes.
+        self.known: dict[str, str] = {}
+        self.depth = 0
+        self.sharing = False
 
     def line(self, text: str) -> None:
         if "yield" in text:  # (a string literal with the word in it only costs a generator)
@@ -110,8 +123,31 @@ class ExprWriter(Visitor):
         or pick at random are hoisted into a choice before the current statement."""
         if e is None:
             return "None"
-        code: str = self.visit(e, scope, decide)
+        if self.depth == 0:
+            self.known = {}
+        self.depth += 1
+        try:
+            code: str = self.visit(e, scope, decide)
+        finally:
+            self.depth -= 1
         return code
+
+    def apart(self, e: ir.Expr, scope: Scope) -> str:
+        """Code for a condition asked of each card (`it` is another card each time, in a
+        function of its own): no read made outside it, nor inside it, is known across it."""
+        known, self.known = self.known, {}
+        try:
+            return self.expr(e, scope, decide=False)
+        finally:
+            self.known = known
+
+    def sometimes(self, write: Callable[[], str]) -> str:
+        """Code for a part evaluated only sometimes (a branch): what it reads is not known after it."""
+        known = dict(self.known)
+        try:
+            return write()
+        finally:
+            self.known = known
 
     def generic_visit(self, node: object, *args: object) -> str:
         raise CodegenError(f"cannot compile {type(node).__name__}")
@@ -149,7 +185,9 @@ class ExprWriter(Visitor):
             region = self.region_in_line(e, scope)
             if region is not None:
                 return region
-        found = self.first_found(e, ("any", "first"), scope)
+        found, card = self.first_found(e, ("any", "first"), scope)
+        if card and found is not None:  # (the first card itself, or None)
+            return f"({found} is not None)" if e.func == "any" else found
         if found is not None:
             self.gen.inline_temps += 1
             temp = f"_i{self.gen.inline_temps}"
@@ -177,13 +215,21 @@ class ExprWriter(Visitor):
         call = f"{ident(e.func, 'F_')}(m, ctx{', ' if args else ''}{args})"
         return f"rt.run_pure(m, {call})" if body else call
 
-    def first_found(self, e: ir.Expr, funcs: tuple[str, ...], scope: Scope) -> str | None:
-        """`any(all ...)`, `first(all ...)`, `count(all ...) > 0`: the query stopping at its first find (or None)."""
-        if not (isinstance(e, ir.Call) and e.func in funcs and e.func in self.gen.native_functions
+    def first_found(self, e: ir.Expr, funcs: tuple[str, ...], scope: Scope) -> tuple[str | None, bool]:
+        """`any(all ...)`, `first(all ...)`, `count(all ...) > 0`: the query stopping at its first
+        find, and whether that code gives the card itself (or None: scanned in line,
+        codegen_scan.py) rather than q.query's list of at most one. (None, False): not such a call."""
+        if not self.stops_at_first(e, funcs):
+            return None, False
+        assert isinstance(e, ir.Call) and isinstance(e.args[0], ir.Query)
+        found, scanned = self.query_parts(e.args[0], scope)
+        return (scanned.first(), True) if scanned is not None else (found[:-1] + ", one=True)", False)
+
+    def stops_at_first(self, e: ir.Expr, funcs: tuple[str, ...]) -> bool:
+        """Is `e` a call of one of `funcs` that first_found writes (a query stopping at its first find)?"""
+        return (isinstance(e, ir.Call) and e.func in funcs and e.func in self.gen.native_functions
                 and len(e.args) == 1 and not e.kwargs and isinstance(e.args[0], ir.Query)
-                and e.args[0].det in EVERY_DETERMINERS):
-            return None
-        return self.query(e.args[0], scope, decide=False)[:-1] + ", one=True)"
+                and e.args[0].det in EVERY_DETERMINERS)
 
     def inline(self, func: str, args: list[str], scope: Scope) -> str | None:
         """The body of a small pure function written in place of its call (inline.py),
@@ -213,50 +259,10 @@ class ExprWriter(Visitor):
         return f"({', '.join(first)}, {body})[-1]" if first else f"({body})"
 
     def native_in_line(self, func: str, args: list[str]) -> str | None:
-        """abs, min, max of plain ints and a placed card's position, written in line as
-        the engine's functions (engine/functions.py) answer them first; any other
-        argument goes to the function."""
-        if func == "abs" and len(args) == 1:
-            first, x = self.held(args[0])
-            return f"((-{x} if {x} < 0 else {x}) if type({first}) is int else fn.fn_abs(m, ctx, {x}))"
-        if func in ("min", "max") and len(args) == 2:
-            guarded = self.int_guard(*args)
-            if guarded is None:
-                return None
-            guard, (a, b) = guarded
-            keep = ">=" if func == "max" else "<="
-            return f"(({a} if {a} {keep} {b} else {b}) if {guard} else fn.fn_{func}(m, ctx, {a}, {b}))"
-        if func == "card_at" and len(args) == 2:  # a zone's cards by cell, once per state version
-            (zone_first, zone), (cell_first, cell) = self.held(args[0]), self.held(args[1])
-            return (f"(rt.card_at(m, {zone}, {cell}) if type({zone_first}) is rt.Zone and type({cell_first}) is tuple "
-                    f"and len({cell}) == 2 else fn.fn_card_at(m, ctx, {zone}, {cell}))")
-        if func == "position" and len(args) == 1:
-            first, card = self.held(args[0])
-            return (f"({card}.position if type({first}) is rt.Card and {card}.position is not None "
-                    f"else fn.fn_position(m, ctx, {card}))")
-        return None
+        return codegen_natives.native_in_line(self, func, args)
 
     def region_in_line(self, e: ir.Call, scope: Scope) -> str | None:
-        """`in_region(cell(x, y), r)` for a region the game declares, two plain ints looked up
-        in line in the region's cells as fn_in_region does (Two Kingdoms' terrain tests:
-        ~130 an action); fn_in_region for anything else. None: not such a call."""
-        if len(e.args) != 2 or e.kwargs or "cell" not in self.gen.native_functions:
-            return None
-        cell, name = e.args
-        region = self.call_arg(e.func, 1, name, scope)
-        try:
-            named = ast.literal_eval(region)
-        except (ValueError, SyntaxError):
-            return None
-        if not (isinstance(cell, ir.Call) and cell.func == "cell" and len(cell.args) == 2 and not cell.kwargs
-                and isinstance(named, str) and named in self.gen.region_names):
-            return None
-        guarded = self.int_guard(*(self.expr(a, scope) for a in cell.args))
-        if guarded is None:
-            return None
-        guard, (x, y) = guarded
-        return (f"(({x}, {y}) in m.game.regions[{named!r}].cells if {guard} "
-                f"else fn.fn_in_region(m, ctx, fn.fn_cell(m, ctx, {x}, {y}), {named!r}))")
+        return codegen_natives.region_in_line(self, e, scope)
 
     def remembered_in_line(self, e: ir.Call, call: str, args: str, per_version: bool = False) -> str:
         """A whole-match memo (per_version: the memo per state version, rt.memo's key) read in line:
@@ -286,22 +292,31 @@ class ExprWriter(Visitor):
             return self.int_arith(e.op, left, right)
         return f"rt.{_ARITH[e.op]}({left}, {right})"
 
-    def held(self, code: str) -> tuple[str, str]:
+    def held(self, code: str, share: bool = False) -> tuple[str, str]:
         """Generated code read more than once: (its first read, its later reads). A plain
         variable or literal is read as it is; anything else is evaluated once, at its first
-        read, into a temporary (an assignment expression)."""
+        read, into a temporary (an assignment expression). A card's stat known read (`known`)
+        is its temporary; `share`: this first read is always evaluated, so is known after."""
         if inline.plain(code):
             return code, code
+        share = share and self.depth > 0  # (known only inside the expression being written)
+        known = self.known.get(code) if self.depth > 0 else None
+        if known is not None:
+            return known, known
         self.gen.inline_temps += 1
         temp = f"_i{self.gen.inline_temps}"
+        if share and _STAT_READ.match(code):
+            self.known[code] = temp
         return f"({temp} := {code})", temp
 
     def int_guard(self, *codes: str) -> tuple[str, list[str]] | None:
         """A test that every operand is a plain int, evaluating each once and in order, and
-        the operands' names for after it; None if an operand is a literal other than an int."""
+        the operands' names for after it; None if an operand is a literal other than an int.
+        `sharing` (set by the caller): the test is always evaluated, and so is each operand
+        in it (two at most), so a stat read here is known after it (held's `share`)."""
         firsts, names = [], []
         for code in codes:
-            first, name = self.held(code)
+            first, name = self.held(code, self.sharing and len(codes) <= 2)
             firsts.append(first)
             names.append(name)
         tested = [f for f, code in zip(firsts, codes, strict=True) if not _INT_LITERAL.match(code)]
@@ -329,11 +344,12 @@ class ExprWriter(Visitor):
         return f"rt.neg({self.expr(e.operand, scope)})"
 
     def visit_Compare(self, e: ir.Compare, scope: Scope, decide: bool) -> str:
-        return self.compare(e, scope)
+        return codegen_compare.compare(self, e, scope)
 
     def visit_Logic(self, e: ir.Logic, scope: Scope, decide: bool) -> str:
         op = "and" if e.op == "and" else "or"
-        return f"({self.boolean(e.left, scope)} {op} {self.boolean(e.right, scope)})"
+        left = self.boolean(e.left, scope)
+        return f"({left} {op} {self.sometimes(lambda: self.boolean(e.right, scope))})"
 
     def visit_Not(self, e: ir.Not, scope: Scope, decide: bool) -> str:
         return f"(not {self.expr(e.operand, scope)})"
@@ -357,12 +373,14 @@ class ExprWriter(Visitor):
             # `if u.host != none then u.host else u` (carrier(u) written in line): the field
             # read once, into a temporary, when the value given is the field tested
             read = self.expr(c.left, scope)
-            if self.expr(e.then, scope) == read:
+            if self.sometimes(lambda: self.expr(e.then, scope)) == read:
                 self.gen.inline_temps += 1
                 temp = f"_i{self.gen.inline_temps}"
-                return f"({temp} if ({temp} := {read}) is not None else {self.expr(e.otherwise, scope)})"
-        return (f"({self.expr(e.then, scope)} if {self.expr(e.condition, scope)} "
-                f"else {self.expr(e.otherwise, scope)})")
+                otherwise = self.sometimes(lambda: self.expr(e.otherwise, scope))
+                return f"({temp} if ({temp} := {read}) is not None else {otherwise})"
+        condition = self.expr(e.condition, scope)  # (evaluated first: written first)
+        then = self.sometimes(lambda: self.expr(e.then, scope))
+        return f"({then} if {condition} else {self.sometimes(lambda: self.expr(e.otherwise, scope))})"
 
     def visit_RangeExpr(self, e: ir.RangeExpr, scope: Scope, decide: bool) -> str:
         return f"rt.Range({self.expr(e.low, scope)}, {self.expr(e.high, scope)})"
@@ -374,7 +392,7 @@ class ExprWriter(Visitor):
         return f"rt.roll(m, {self.expr(e.dice, scope)})"
 
     def visit_TopOf(self, e: ir.TopOf, scope: Scope, decide: bool) -> str:
-        count = self.expr(e.count, scope) if e.count is not None else "None"
+        count = self.sometimes(lambda: self.expr(e.count, scope)) if e.count is not None else "None"  # (read 2nd)
         return f"q.top(m, {self.expr(e.zone, scope)}, {count}, {e.bottom!r})"
 
     def visit_Query(self, e: ir.Query, scope: Scope, decide: bool) -> str:
@@ -404,9 +422,16 @@ class ExprWriter(Visitor):
                 return f"(({e.name!r} in {obj}.statuses) if type({obj}) is rt.Card " \
                        f"else rt.card_status(m, {obj}, {e.name!r}))"
             return f"rt.card_status(m, {obj}, {e.name!r})"
-        if kind == "player_zone":
-            return f"rt.player_zone(m, {obj}, {e.name!r})"
+        if kind == "player_zone":  # (looked up in line as rt.player_zone does first: a call less)
+            first, held = self.held(obj)
+            self.gen.inline_temps += 1
+            zone = f"_i{self.gen.inline_temps}"
+            return (f"({zone} if type({first}) is rt.Player and ({zone} := m.zones.get(({e.name!r}, {held}.index))) "
+                    f"is not None else rt.player_zone(m, {held}, {e.name!r}))")
         if kind == "stat":
+            if certain:  # (a query's `it`, a card for sure: no test of its type)
+                return f"({obj}.base[{e.name!r}] if not {obj}.modifiers " \
+                       f"and {e.name!r} in {obj}.base else rt.card_stat(m, {obj}, {e.name!r}))"
             if simple:
                 return f"({obj}.base[{e.name!r}] if type({obj}) is rt.Card and not {obj}.modifiers " \
                        f"and {e.name!r} in {obj}.base else rt.card_stat(m, {obj}, {e.name!r}))"
@@ -423,77 +448,28 @@ class ExprWriter(Visitor):
                     f"else rt.attr(m, {held}, {e.name!r}))")
         if isinstance(e.obj, ir.Attr):
             first, held = self.held(obj)
-            return (f"(m.game.enum_props.get(({held}.enum, {held}.name), rt.NO_PROPS).get({e.name!r}) "
+            return (f"({self.hoist('m.game.enum_props')}.get(({held}.enum, {held}.name), rt.NO_PROPS).get({e.name!r}) "
                     f"if type({first}) is rt.EnumValue else rt.attr(m, {held}, {e.name!r}))")
         return None
-
-    def identity(self, e: ir.Expr, scope: Scope) -> bool:
-        """Is `e` certainly a card, player or zone (or none)? Then `==` is `is`."""
-        if isinstance(e, ir.Attr):
-            return (isinstance(e.obj, ir.Ref) and e.obj.name in scope.cards
-                    and self.gen.field_kinds.get(e.name) == "builtin" and e.name in _ENTITY_BUILTINS)
-        if isinstance(e, ir.Ref) and e.name not in scope.locals:
-            return e.name in ("you", "self", "current", "active_player") or (
-                self.gen.name_kinds.get(e.name, ("", ""))[0] == "zone")
-        return isinstance(e, ir.Ref) and e.name in scope.cards
 
     def boolean(self, e: ir.Expr, scope: Scope) -> str:
         """An operand of `and` / `or`: those give true or false, never an operand's value."""
         code = self.expr(e, scope)
-        return code if isinstance(e, _BOOLEAN) else f"bool({code})"
+        return code if self.gives_bool(e) else f"bool({code})"
 
-    def compare(self, e: ir.Compare, scope: Scope) -> str:
-        """`x == none` is an identity test; the other comparisons call one function per
-        operator (rt.same, rt.lt, ...), so no operator is dispatched at play time."""
-        zero = {">": 0, "!=": 0, ">=": 1, "==": 0}.get(e.op)
-        if zero is not None and isinstance(e.right, ir.Num) and e.right.den == 1 and e.right.num == zero:
-            found = self.first_found(e.left, ("count",), scope)
-            if found is not None:  # `count(all ...) > 0`: is there one?
-                return f"(not {found})" if e.op == "==" else f"bool({found})"
-        left, right = self.expr(e.left, scope), self.expr(e.right, scope)
-        # `is` with a number or text literal is a SyntaxWarning in Python (and never true):
-        # such a comparison goes to rt.same, or with none is decided here
-        literal = _literal(left) or _literal(right)
-        if e.op in ("==", "!=") and (isinstance(e.left, ir.NoneLit) or isinstance(e.right, ir.NoneLit)):
-            other = right if isinstance(e.left, ir.NoneLit) else left
-            if _literal(other):  # a number or text is never none
-                return repr(e.op == "!=")
-            return f"({other} is {'not ' if e.op == '!=' else ''}None)"
-        if e.op in ("==", "!=") and not literal and (self.identity(e.left, scope) or self.identity(e.right, scope)):
-            return f"({left} is {'not ' if e.op == '!=' else ''}{right})"  # as rt.same does for these
-        if e.op in ("==", "!=") and not literal:
-            for side, other in ((e.left, right), (e.right, left)):
-                fast = self.entity_field(side, scope)
-                if fast is not None:  # (rt.same is `is` for an entity: Kingdom Combat's u.zone == z)
-                    test, read = fast
-                    pair = (read, other) if side is e.left else (other, read)
-                    return (f"({pair[0]} is {'not ' if e.op == '!=' else ''}{pair[1]} if {test} "
-                            f"else {self.compare_values(e, left, right, scope)})")
-        return self.compare_values(e, left, right, scope)
-
-    def entity_field(self, e: ir.Expr, scope: Scope) -> tuple[str, str] | None:
-        """(test, read) for `x.zone` (controller, owner, host) of a variable: a card's is an entity or none."""
-        if not (isinstance(e, ir.Attr) and isinstance(e.obj, ir.Ref) and e.name in _ENTITY_BUILTINS
-                and self.gen.field_kinds.get(e.name) == "builtin"):
-            return None
-        obj = self.expr(e.obj, scope)
-        return (f"type({obj}) is rt.Card", f"{obj}.{e.name}") if _VARIABLE.match(obj) is not None else None
-
-    def compare_values(self, e: ir.Compare, left: str, right: str, scope: Scope) -> str:
-        value = self.enum_literal(e.right, scope) or self.enum_literal(e.left, scope)
-        if e.op in ("==", "!=") and value is not None:
-            return self.enum_compare(e.op, left if self.enum_literal(e.right, scope) else right, value)
-        guarded = self.int_guard(left, right)
-        if guarded is not None:  # two plain ints compared in line, as the helpers do first
-            guard, (a, b) = guarded
-            slow = {"==": f"rt.same({a}, {b})", "!=": f"not rt.same({a}, {b})"}.get(e.op) \
-                or f"rt.{_ORDER[e.op]}({a}, {b})"
-            return f"({a} {e.op} {b} if {guard} else {slow})"
-        if e.op == "==":
-            return f"rt.same({left}, {right})"
-        if e.op == "!=":
-            return f"(not rt.same({left}, {right}))"
-        return f"rt.{_ORDER[e.op]}({left}, {right})"
+    def gives_bool(self, e: ir.Expr) -> bool:
+        """Is the Python value of `e` certainly True or False, so needs no bool()? A test,
+        `any(all ...)` (written as bool(...)), and a call of a game function whose body is
+        a test: called, remembered or written in line, the call gives the body's value."""
+        seen: set[str] = set()  # (the functions whose body was looked at: a function may call itself)
+        while not (isinstance(e, _BOOLEAN) or self.stops_at_first(e, ("any",))):
+            decl = self.gen.function_decls.get(e.func) if isinstance(e, ir.Call) else None
+            if decl is None or decl.native or decl.body or decl.name in self.gen.body_functions \
+                    or decl.expr is None or decl.name in seen:
+                return False
+            seen.add(decl.name)
+            e = decl.expr
+        return True
 
     def enum_literal(self, e: ir.Expr, scope: Scope) -> tuple[str, str, str] | None:
         """(enum, value, constant) when `e` names an enum value (`Ram` in `u.troop == Ram`)."""
@@ -507,7 +483,7 @@ class ExprWriter(Visitor):
         (`u.troop == Ram` is asked hundreds of times an action); rt.same for anything else
         (the text of the value's name, none, a number: as before)."""
         enum, name, constant = value
-        first, held = self.held(other)
+        first, held = self.held(other, share=True)
         same = (f"(({held}.name == {name!r} and {held}.enum == {enum!r}) if type({first}) is rt.EnumValue "
                 f"else rt.same({held}, {constant}))")
         return same if op == "==" else f"(not {same})"
@@ -522,13 +498,13 @@ class ExprWriter(Visitor):
         if decl is None:  # the checker reports an unknown function first
             return [self.call_arg(e.func, i, a, scope) for i, a in enumerate(e.args)]
         position = {p.name: i for i, p in enumerate(decl.params)}
-        given: dict[int, str] = {}
+        given: dict[int, str] = {}  # (named ones are passed in the parameters' order: sometimes())
         for i, a in enumerate(e.args):  # written in source order: a hoisted choice is asked in that order
             given[i] = self.call_arg(e.func, i, a, scope)
         for name, a in e.kwargs.items():
             if name not in position or position[name] in given:
                 raise CodegenError(f"{e.func}: bad argument {name!r}")  # the checker reports it first
-            given[position[name]] = self.call_arg(e.func, position[name], a, scope)
+            given[position[name]] = self.sometimes(partial(self.call_arg, e.func, position[name], a, scope))
         last = len(decl.params) - 1 if not decl.native else max(given, default=-1)
         out: list[str] = []
         for i, p in enumerate(decl.params[:last + 1]):
@@ -558,23 +534,30 @@ class ExprWriter(Visitor):
             return builtin
         if name.startswith("player") and name[6:].isdigit():
             return f"rt.player(m, {int(name[6:])!r})"
-        return self.gen.global_name(name)
+        code = self.gen.global_name(name)
+        return self.hoist(code) if code.startswith(("m.params[", "m.shared[", "m.zones[(")) else code
+
+    def hoist(self, code: str) -> str:
+        """A read of the table that a scan's condition makes (`code`: written here, from
+        names already made safe), as the temporary it is read into before the scan; as it
+        is outside a scan. Nothing the condition does changes it (a condition is pure)."""
+        if self.hoisted is None:
+            return code
+        temp = self.hoisted.get(code)
+        if temp is None:
+            self.gen.inline_temps += 1
+            temp = self.hoisted[code] = f"_i{self.gen.inline_temps}"
+        return temp
 
     def query(self, e: ir.Query, scope: Scope, decide: bool) -> str:
-        inner = scope.child()
-        inner.bind("it", card=e.noun.lower() not in ir.PLAYER_NOUNS)
-        where = f"(lambda v_it: {self.expr(e.where, inner, decide=False)})" if e.where is not None else "None"
-        zone = self.expr(e.zone, scope, decide=False) if e.zone is not None else "None"
-        count = self.expr(e.count, scope) if e.count is not None else "None"
-        adjectives = list(e.adjectives)
-        if e.det == "another" and e.noun.lower() not in ir.PLAYER_NOUNS and "other" not in adjectives:
-            # `another gem` is `other gem`: wherever it is read (a choice asked here, the
-            # source of a `choose`, a loop), the card whose rule runs is left out
-            adjectives.append("other")
-        found = (f"q.query(m, ctx, {e.noun.lower()!r}, {adjectives!r}, {zone}, {where}"
-                 f"{self.zone_plan(e, inner)})")
+        if decide and e.det not in EVERY_DETERMINERS:
+            self.known = {}  # (asked on a line of its own, before the statement: nothing read yet)
+        found, scanned = self.query_parts(e, scope)
+        if scanned is not None:
+            found = scanned.every()
         if e.det in EVERY_DETERMINERS or not decide:
             return found
+        count = self.expr(e.count, scope) if e.count is not None else "None"
         temp = self.fresh()
         if e.det == "random":
             self.line(f"{temp} = rt.random_pick(m, {found}, {count})")
@@ -587,6 +570,34 @@ class ExprWriter(Visitor):
                   f"targeting={(e.det == 'target')!r}, label={e.noun!r}, line={e.span.line!r})")
         return temp
 
+    def query_parts(self, e: ir.Query, scope: Scope) -> tuple[str, codegen_scan.Scan | None]:
+        """The query as q.query's call, and as a scan in line where one will do (codegen_scan.py)."""
+        inner = scope.child()
+        inner.bind("it", card=e.noun.lower() not in ir.PLAYER_NOUNS)
+        adjectives = list(e.adjectives)
+        if e.det == "another" and e.noun.lower() not in ir.PLAYER_NOUNS and "other" not in adjectives:
+            # `another gem` is `other gem`: wherever it is read (a choice asked here, the
+            # source of a `choose`, a loop), the card whose rule runs is left out
+            adjectives.append("other")
+        plan = self.zone_plan(e, inner)
+        scanning = codegen_scan.scans(e, adjectives, plan)
+        outer, self.hoisted = self.hoisted, ({} if scanning else self.hoisted)
+        try:
+            condition = self.apart(e.where, inner) if e.where is not None else None
+        finally:
+            hoisted, self.hoisted = self.hoisted, outer
+        where = f"(lambda v_it: {condition})" if condition is not None else "None"
+        zone = self.expr(e.zone, scope, decide=False) if e.zone is not None else "None"
+        found = f"q.query(m, ctx, {e.noun.lower()!r}, {adjectives!r}, {zone}, {where}{plan})"
+        if not scanning or condition is None:
+            return found, None
+        before = [f"({temp} := {code})" for code, temp in (hoisted or {}).items()]
+        if not inline.plain(zone):  # (no assignment expression may stand in a comprehension's iterable)
+            self.gen.inline_temps += 1
+            before.insert(0, f"(_i{self.gen.inline_temps} := {zone})")
+            zone = f"_i{self.gen.inline_temps}"
+        return found, codegen_scan.Scan(codegen_scan.pool(self.gen.game, e.noun, zone), condition, before)
+
     def zone_plan(self, e: ir.Query, inner: Scope) -> str:
         """Extra arguments of q.query when part of the condition reads a card only by its
         zone (queryplan.py): that part, asked once per zone, and the rest, asked per card."""
@@ -596,38 +607,27 @@ class ExprWriter(Visitor):
         if not by_zone:
             return ""
         rest_expr = queryplan.join(rest)
-        card_test = f"(lambda v_it: {self.expr(rest_expr, inner, decide=False)})" if rest_expr is not None else "None"
+        card_test = f"(lambda v_it: {self.apart(rest_expr, inner)})" if rest_expr is not None else "None"
         constant, varying = queryplan.split_constant(by_zone, self.gen.match_constant, self.gen.function_decls)
         joined = queryplan.join(constant or varying)
         assert joined is not None
-        zone_test = f"(lambda v_it: {self.expr(joined, inner, decide=False)})"
+        zone_test = f"(lambda v_it: {self.apart(joined, inner)})"
         if not constant:
             return f", {zone_test}, {card_test}"
         # one answer per zone for the whole match: q.query remembers it under this site,
         # and asks the part that is not (`it.zone is not z`) at every query
         self.gen.zone_sites += 1
         also = queryplan.join(varying)
-        also_test = f", (lambda v_it: {self.expr(also, inner, decide=False)})" if also is not None else ""
+        also_test = f", (lambda v_it: {self.apart(also, inner)})" if also is not None else ""
         return f", {zone_test}, {card_test}, {self.gen.zone_sites!r}{also_test}"
 
 
-def _literal(code: str) -> bool:
-    """Is this generated Python a literal constant other than None/True/False (a number
-    or a string written by repr())? Python warns at `is` with one of those."""
-    try:
-        tree = ast.parse(code, mode="eval")
-    except SyntaxError:
-        return False
-    return isinstance(tree.body, ast.Constant) and not any(tree.body.value is v for v in (None, True, False))
-
-
-# card built-ins that hold a card, player or zone (or none)
-_ENTITY_BUILTINS = frozenset({"zone", "controller", "owner", "host"})
 # operators whose helper first tries two plain ints (values.add, sub, mul)
 _INT_ARITH = frozenset({"+", "-", "*"})
 _INT_LITERAL = re.compile(r"-?[0-9]+\Z")
+# a card's stat as attr() reads it off a variable (a pure read: ExprWriter.known)
+_STAT_READ = re.compile(r"\((v_[A-Za-z0-9_]+|_i[0-9]+|ctx\.self|ctx\.you)\.base\[")
 _ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "//": "floordiv", "%": "mod"}
-_ORDER = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 # expressions whose Python value is already True or False
 _BOOLEAN = (ir.Compare, ir.Logic, ir.Not, ir.Contains, ir.IsTest, ir.Bool)
 

@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from cardsmith.compiler import codegen_scan
 from cardsmith.compiler.codegen_exprs import CodegenError, ExprWriter, Scope, ident
 from cardsmith.compiler.purity import nodes
 from cardsmith.dsl import ir
@@ -297,8 +298,11 @@ class BodyWriter(ExprWriter):
 
 
 def _query_call(code: str) -> bool:
-    """Is the code one call of q.query (engine/queries.py), nothing around it?"""
+    """Is the code one call of q.query (engine/queries.py), or a query's scan in line
+    (codegen_scan.py: a comprehension), nothing around it?"""
     tree = ast.parse(code, mode="eval").body
+    if codegen_scan.lists_all(tree):
+        return True
     return isinstance(tree, ast.Call) and isinstance(tree.func, ast.Attribute) and tree.func.attr == "query" \
         and isinstance(tree.func.value, ast.Name) and tree.func.value.id == "q"
 

@@ -37,6 +37,8 @@ MAX_DEPTH = 3  # functions written in line inside functions written in line
 # generated code that reads a local or the context: substituted as it is, read as often as
 # the body reads it (a read of a variable neither fails nor changes anything)
 _PLAIN = re.compile(r"(v_[A-Za-z0-9_]+|_i[0-9]+|_K[0-9]+|ctx\.self|ctx\.you|m\.current|None|True|False)\Z")
+# generated code for a plain variable (a local, or `self` / `you`): safe to read twice
+VARIABLE = re.compile(r"(v_[A-Za-z0-9_]+|_i[0-9]+|ctx\.self|ctx\.you)\Z")
 
 
 def inlinable_functions(game: ir.Game, pure: dict[str, Purity], remembered: set[str]) -> dict[str, ir.FunctionDecl]:

@@ -261,13 +261,15 @@ def write_predicate(gen: CodeGenerator, decision: Decision, outer: Scope | None 
             options = f"rt.offered(m, {site!r}, {path}, {options})"
         scope.bind(stmt.var)
         held = writer.fresh()
-        _guarded(writer, [f"{held} = keep({options})"], [escape])
+        # (keep is rt.keep_all unless some card has a `play:` condition: then no call)
+        _guarded(writer, [f"{held} = {options}", "if keep is not rt.keep_all:", f"    {held} = keep({held})"],
+                 [escape])
         if blind and i == lead - 1:
             writer.line(f"if {held}:")
             writer.indent += 1
             writer.line(f"{ident(stmt.var)} = {held}[0]")
-            _final_test(writer, gen, decision, scope, f"found.extend([{''.join(c + ', ' for c in chosen)}_o] "
-                                                      f"for _o in {held})")
+            _final_test(writer, gen, decision, scope, f"found.extend([[{''.join(c + ', ' for c in chosen)}_o] "
+                                                      f"for _o in {held}])")
             writer.indent -= 1
             break
         writer.line(f"for {ident(stmt.var)} in {held}:")

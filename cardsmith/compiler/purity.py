@@ -56,9 +56,14 @@ class Purity:
 # less to compute again than to look up, however many such functions it calls. Only a
 # function that scans — a query, a loop, a native that walks the table, or a call of a
 # function that scans — is remembered (measured on Two Kingdoms, where most calls were
-# lookups of a few additions: see docs/engine.md "Speed"); not a function of a card whose
-# scans are all calls of remembered functions (`_asked_per_card`).
-_SCANNING_NATIVES = frozenset({"card_at", "has_keyword", "keyword_value", "cells", "catalog", "copies_of"})
+# lookups of a few additions: see docs/engine.md "Speed"); not a function of a card or a
+# player whose scans are all calls of remembered functions (`_asked_per_card`), nor one
+# taking a list (`_unkeyable`). `has_keyword` and `keyword_value` read one card's keywords
+# (the statics' grants are worked out once per state, events.py `_grants`), so a function
+# that asks them of its card, as Kingdom Combat's `reach(u)` does for every unit weighed
+# (20,469 calls in 2,000 actions, not one remembered result read again), is computed,
+# or written in line (inline.py), instead of paying a key and a lookup that always misses.
+_SCANNING_NATIVES = frozenset({"card_at", "cells", "catalog", "copies_of"})
 
 
 def _scans_itself(decl: ir.FunctionDecl) -> bool:
@@ -164,22 +169,38 @@ def pure_functions(game: ir.Game) -> dict[str, Purity]:
             if name not in scanning and calls & scanning:
                 scanning.add(name)
                 changed = True
-    worth = scanning - _asked_per_card(game, facts, scanning, pure_set)
+    worth = scanning - _asked_per_card(game, facts, scanning, pure_set) - _unkeyable(game)
     return {name: Purity(name in actor_set, name in worth) for name in sorted(pure_set)}
 
 
 def _asked_per_card(game: ir.Game, facts: dict[str, tuple[bool, bool, set[str]]], scanning: set[str],
                     remembered: set[str]) -> set[str]:
-    """Functions of a card that scan only through calls of remembered functions: not worth
-    remembering themselves. A query asks such a function once per card (`where
-    can_move_to(it, z)`), so its key (state version, card, ...) almost never comes back
-    before the state changes — each call paid a key and a lookup for nothing — while what
-    it calls that scans (`enemies_in(z, p)`, asked again for every card) keeps its memo.
-    Measured (issue 18): Kingdom Combat legality 2.4x -> 2.2x the oracle; random matches
-    of Kingdom Combat, Two Kingdoms, Kingdom Cards and Construct & Combat all faster."""
+    """Functions of a card (or a player) that scan only through calls of remembered
+    functions: not worth remembering themselves. A query asks such a function once per
+    card (`where can_move_to(it, z)`) or player (`all players where kingdom_complete(it)`,
+    a check asked after every action), so its key (state version, card, ...) almost never
+    comes back before the state changes — each call paid a key and a lookup for nothing —
+    while what it calls that scans (`enemies_in(z, p)`, `group_cards(p, g)`) keeps its memo.
+    One that makes a single such call (`complete(p, g) = count(group_cards(p, g)) == 3`)
+    saves at most that call's lookup when remembered, and pays its own on every call.
+    Measured (issue 18): cards — Kingdom Combat legality 2.4x -> 2.2x the oracle; random
+    matches of Kingdom Combat, Two Kingdoms, Kingdom Cards and Construct & Combat all
+    faster. Players — Kingdom Cards 517 -> 483 Python calls an action (`kingdom_complete`,
+    `complete`, `group_bonus`: 0%, 32% and 0% of calls found remembered), ~+5% actions/s."""
     return {f.name for f in game.functions
-            if f.name in facts and not _scans_itself(f) and any(p.type == "card" for p in f.params)
+            if f.name in facts and not _scans_itself(f) and any(p.type in _ASKED_PER for p in f.params)
             and facts[f.name][2] & scanning <= remembered}
+
+
+# the kinds of argument a query or loop runs through, one at a time
+_ASKED_PER = frozenset({"card", "player"})
+
+
+def _unkeyable(game: ir.Game) -> set[str]:
+    """Functions taking a list: a list cannot be part of a remembered result's key, so rt.memo
+    computed them anyway after building the key and catching the TypeError its lookup
+    raised (Kingdom Cards' `owns_kingdom(p, [lo, mid, hi])`): called directly instead."""
+    return {f.name for f in game.functions if any(p.type == "list" for p in f.params)}
 
 
 # What a function may read and still give the same result for the same arguments all match

@@ -259,6 +259,17 @@ class EventsAndStatics:
             return _NOTHING
         return self._react(ctx, event, args)
 
+    def emit_one(self, ctx: rt.Ctx, event: str, value: Any, logged: Any) -> Iterable[Any]:
+        """emit(ctx, event, [value]) for the flow's own events (a turn's player, a stage's
+        name, a round's number), whose one argument the caller logs as `logged` (a name):
+        the same entry, without emit's look at the argument, a handful an action."""
+        self.log.append({"name": event, "args": [logged], "event": "emit"})
+        if self.tally is not None and self.journal is None:
+            self.tally.emitted(event)
+        if event not in self.game.heard:
+            return _NOTHING
+        return self._react(ctx, event, [value])
+
     def _react(self, ctx: rt.Ctx, event: str, args: list[Any]) -> Iterator[Any]:
         game = self.game
         rule_triggers = game.triggers.get(event)

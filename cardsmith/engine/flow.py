@@ -178,12 +178,10 @@ class PlayedMatch(MoveFinder):
     @property
     def deciding_together(self) -> bool:
         """Is a simultaneous decision open (the others' picks hidden until all are made)?"""
-        pending = self._pending
-        return (isinstance(pending, ActionWindow) and pending.sealed) or self.open_seal is not None
+        return (isinstance(self._pending, ActionWindow) and self._pending.sealed) or self.open_seal is not None
 
     def sealed_cards(self, viewer: Player) -> set[int]:
-        """Cards another player's pick in the open simultaneous decision has moved or
-        changed: the viewer sees them only when all picks are revealed."""
+        """Cards another player's pick in the open simultaneous decision moved or changed (seen when revealed)."""
         if self.open_seal is None:
             return set()
         mentioned = {entry["card"].rpartition("#")[2] for entry in self.log[self.seal_log_start:]
@@ -321,7 +319,7 @@ class PlayedMatch(MoveFinder):
         yield from self.emit(ctx, "game_started", [])
         for i in range(len(self.game.ir.setup)):
             yield from self.game.handlers[("setup", str(i))](self, ctx)
-        yield from self.run_checks()
+        yield from self.checks()
 
     def _turns(self, prologue: bool = False) -> Generator[Any, Any, None]:
         """The first player, then rounds of turns until the game ends (or the turn limit);
@@ -335,18 +333,18 @@ class PlayedMatch(MoveFinder):
             return
         self.current = yield from self._first_player()
         while not self.over:
-            ctx = rt.Ctx(self.current, None)
+            ctx = self.actor(self.current)
             for each in self.players if self.periods_in_use else ():
                 self._expire(f"next:round:{each.name}")
             self.reset_counters("start of round", None)
-            yield from self.emit(ctx, "round_started", [self.round_number])
+            yield from self.emit_one(ctx, "round_started", self.round_number, self.round_number)
             if turn_flow is not None:
                 yield from self._round_of_turns(turn_flow)
             if round_flow is not None and not self.over:
                 yield from self._stages(round_flow, "round", self.current or self.players[0])
             if self.over:
                 return
-            yield from self.emit(ctx, "round_ended", [self.round_number])
+            yield from self.emit_one(ctx, "round_ended", self.round_number, self.round_number)
             if self.game.resets:
                 self.reset_counters("end of round", None)
             if self.periods_in_use:
@@ -389,7 +387,7 @@ class PlayedMatch(MoveFinder):
             self.current = upcoming
 
     def _turn(self, flow: ir.FlowDecl, player: Player) -> Generator[Any, Any, None]:
-        ctx = rt.Ctx(player, None)
+        ctx = self._actors.get(player) or self.actor(player)
         self.taken.clear()  # action limits count per turn
         if self.periods_in_use:  # (no change lasts for a period: there is nothing to expire)
             self._expire(f"next:turn:{player.name}")  # what they did "until your next turn" lapses
@@ -397,11 +395,11 @@ class PlayedMatch(MoveFinder):
             self.reset_counters("start of turn", player)
         self.turn_player = player  # losing the game now ends this turn (natives.lose_game)
         try:
-            yield from self.emit(ctx, "turn_started", [player])
+            yield from self.emit_one(ctx, "turn_started", player, player.name)
             yield from self._stages(flow, "turn", player)
         finally:
             self.turn_player = None
-        yield from self.emit(ctx, "turn_ended", [player])
+        yield from self.emit_one(ctx, "turn_ended", player, player.name)
         if self.game.resets:
             self.reset_counters("end of turn", player)
         if self.periods_in_use:
@@ -422,7 +420,7 @@ class PlayedMatch(MoveFinder):
             yield from self._stage(stage, scope, [stage.name], player)
 
     def _stage(self, stage: ir.StageDecl, scope: str, path: list[str], player: Player) -> Generator[Any, Any, None]:
-        ctx = rt.Ctx(player, None)
+        ctx = self._actors.get(player) or self.actor(player)
         if self.pause_every_stage:  # a scenario sees the table between stages
             yield Pause(("start", ".".join(path)))
             if self.end_turn_requested and not stage.always:
@@ -437,10 +435,10 @@ class PlayedMatch(MoveFinder):
         self.stage_name = stage.name
         if self.periods_in_use:
             self._expire(f"next:{stage.name}:{player.name}")
-        yield from self.emit(ctx, "stage_started", [stage.name])
+        yield from self.emit_one(ctx, "stage_started", stage.name, stage.name)
         if stage.body:  # (an empty body compiles to a generator that does nothing: one a turn)
             yield from self.game.handlers[("stage", scope, *path)](self, ctx)
-        yield from self.run_checks()
+        yield from self.checks()
         for step in stage.steps:
             if self.over:
                 return
@@ -457,7 +455,7 @@ class PlayedMatch(MoveFinder):
                 yield from self._simultaneous_window(stage, player)
             else:
                 yield from self._window(stage, player)
-        yield from self.emit(ctx, "stage_ended", [stage.name])
+        yield from self.emit_one(ctx, "stage_ended", stage.name, stage.name)
         if self.periods_in_use:
             self._expire(stage.name)
 
@@ -500,14 +498,13 @@ class PlayedMatch(MoveFinder):
             if isinstance(move, str):
                 self.count_taken(move, holder)
             pushed = yield from self._take(move, holder, choices)
-            yield from self.run_checks()
+            yield from self.checks()
             if pushed:
                 holder = self.following(holder)
         self.record("window_closed", stage=stage.name, reason=f"{MAX_WINDOW_MOVES} moves")
 
     def _priority(self, holder: Player, stage: ir.StageDecl, sealed: bool = False) -> Generator[Any, Any, Any]:
-        """`holder` decides in this window: the move taken ((move, choices)), or None for
-        a pass (see _offer)."""
+        """`holder` decides in this window: the move taken ((move, choices)), or None (a pass)."""
         window = self._offer(holder, stage, sealed)
         reply = None if window is None else (yield window)
         return None if reply is None or reply == "pass" else reply
@@ -563,7 +560,7 @@ class PlayedMatch(MoveFinder):
             if isinstance(move, str):
                 self.count_taken(move, seat)
             pushed = yield from self._take(move, seat, choices)
-            yield from self.run_checks()
+            yield from self.checks()
             if pushed:
                 yield from self.resolve_stack()  # a pick made together with the others: none answers it
 
@@ -641,8 +638,13 @@ class PlayedMatch(MoveFinder):
             answers.append(reply)
         return None
 
-    def _emit_played(self, player: Player, cards: list[Card]) -> Generator[Any, Any, None]:
-        """`played(card, player)` for each card the move played, once the move is carried
-        out (or paid, for one that waits on the stack)."""
-        for card in cards:  # (a context only for a card played: a draw plays none)
-            yield from self.emit(rt.Ctx(player, None), "played", [card, player])
+    def _emit_played(self, player: Player, cards: list[Card]) -> Iterable[Any]:
+        """`played(card, player)` for each card the move played, once carried out (or paid,
+        for one that waits on the stack); for one card or none, no generator is made."""
+        if len(cards) == 1:
+            return self.emit(self._actors.get(player) or self.actor(player), "played", [cards[0], player])
+        return self._each_played(player, cards) if cards else ()
+
+    def _each_played(self, player: Player, cards: list[Card]) -> Generator[Any, Any, None]:
+        for card in cards:
+            yield from self.emit(self.actor(player), "played", [card, player])

@@ -112,10 +112,14 @@ def fn_card_at(m: Match, ctx: Ctx, zone: Any, cell: Any) -> Card | None:
 
 
 def fn_has_keyword(m: Match, ctx: Ctx, card: Any, keyword: Any) -> bool:
-    found = isinstance(card, Card) and any(k == keyword for k, _ in m.keywords_of(card))
-    if found and m.tally is not None:
-        m.tally.read(keyword)
-    return found
+    if not isinstance(card, Card):
+        return False
+    for k, _ in m.keywords_of(card):  # (a plain loop: any() would make a generator per card asked)
+        if k == keyword:
+            if m.tally is not None:
+                m.tally.read(keyword)
+            return True
+    return False
 
 
 def fn_keyword_value(m: Match, ctx: Ctx, card: Any, keyword: Any, position: Any = 1) -> Any:

@@ -19,7 +19,7 @@ import functools
 import itertools
 import random
 import types
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from cardsmith.compiler.static_eval import to_runtime
@@ -128,6 +128,7 @@ class Match(Counters, EventsAndStatics, ScenarioSteps, TurnOrder):
         self.probe_path: tuple[Any, ...] | None = None
         self.probe_cache: dict[Any, list[Any]] = {}
         self._checked: tuple[Any, ...] | None = None
+        self._actors: dict[Player | None, rt.Ctx] = {}  # (actor)
         self.removed_cards = 0  # taken out of the game on purpose (not lost: see check_invariants)
         self._rng_saved_for: list[Callable[[], None]] | None = None
         self.decks = decks
@@ -546,6 +547,19 @@ class Match(Counters, EventsAndStatics, ScenarioSteps, TurnOrder):
             finally:
                 self.script, self.script_line = saved
             yield from self.run_checks()
+
+    def checks(self) -> Iterable[Any]:
+        """run_checks as the flow asks it after every step: no generator (an empty tuple to
+        `yield from`) when the game has no check to run."""
+        if not self._check_handlers and not self.whiles_in_use:
+            self._last_standing()  # (no check to run: who is left standing is judged, as run_checks would)
+            return ()
+        return self.run_checks()
+
+    def actor(self, player: Player | None) -> rt.Ctx:
+        """`rt.Ctx(player, None)`, one a player (a context never changes): the flow wants many."""
+        ctx = self._actors[player] = self._actors.get(player) or rt.Ctx(player, None)
+        return ctx
 
     def run_checks(self) -> Iterator[Any]:
         """Every `check` block, repeatedly, until a pass changes nothing (bounded)."""

@@ -153,8 +153,7 @@ class LegalityMismatch(AssertionError):
     """A compiled legality predicate and probing disagreed (only raised with `crosscheck`)."""
 
 
-def _all(options: list[Any]) -> list[Any]:
-    return options
+_all = rt.keep_all  # (a choice's options, all kept)
 
 
 _LISTED = "moves: the actions a stage's window lists"  # (its key in the match's memo, with the stage)
@@ -189,7 +188,8 @@ class MoveFinder(Match):
         with its speed and a label for the log."""
         if isinstance(move, str):
             decl = self.game.actions[move]
-            return self.game.handlers[("action", move)](self, rt.Ctx(player, None)), decl.speed, move
+            return self.game.handlers[("action", move)](self, self._actors.get(player) or self.actor(player)), \
+                decl.speed, move
         _kind, card, key = move
         found = offers.find_activation(self, card, key)
         if found is None:
@@ -267,7 +267,7 @@ class MoveFinder(Match):
         # options and the actor's context for the actions' predicates)
         keep = (lambda options: [o for o in options if self._may_play(o, holder)]) \
             if self.game.play_conditions else _all
-        ctx = rt.Ctx(holder, None)
+        ctx = self._actors.get(holder) or self.actor(holder)
         # (an action's compiled predicate is called here, as _probe would call it, when
         # nothing else is asked of it: a window of four actions made four calls more)
         legality = self.game.legality if self.use_predicates and not self.crosscheck else {}

@@ -49,13 +49,22 @@ def query(m: Match, ctx: Ctx, noun: str, adjectives: list[str], zone: Any,
         return _first([p for p in pool if where is None or where(p)], one)
     type_name = m.game.nouns.get(noun)
     if by_zone is not None and where is not None:
+        site: _Site | None = None
+        if zone_site is not None:
+            site = m.match_memo.get((_LIVE_ZONES, zone_site))
+            if site is None:
+                site = _new_site(m, zone_site)
         if zone is None:
-            zones = m.zones.values() if zone_site is None else _live_zones(m, zone_site)
-            return _query_by_zone(m, ctx, type_name, adjectives, zones, where, by_zone, rest, zone_site, zone_also,
-                                  one)
+            if site is None:
+                return _query_by_zone(m, ctx, type_name, adjectives, m.zones.values(), where, by_zone, rest, None,
+                                      zone_also, one)
+            if site.zones != len(m.zones) or site.answered != len(site.known):
+                site.refresh(m)
+            return _query_by_zone(m, ctx, type_name, adjectives, site.live, where, by_zone, rest, site.known,
+                                  zone_also, one)
         if type(zone) is Zone:
-            return _query_by_zone(m, ctx, type_name, adjectives, (zone,), where, by_zone, rest, zone_site, zone_also,
-                                  one)
+            return _query_by_zone(m, ctx, type_name, adjectives, (zone,), where, by_zone, rest,
+                                  None if site is None else site.known, zone_also, one)
     if zone is None:
         cards = m.all_cards() if type_name is None else [
             c for z in m.zones.values() if z.types[type_name] for c in z.cards if c.type == type_name]
@@ -106,44 +115,58 @@ _ZONE_TEST = "zone test"
 _LOWERED: dict[str, str] = {}
 
 
-def _live_zones(m: Match, site: int) -> list[Zone]:
-    """The match's zones, in order, less those whose remembered zone test at this query
-    site failed (it fails all match long): Kingdom Combat's move actions look only at the
-    zones on the table instead of every player's deck, hand and discard at every query.
-    Kept until a zone is added or another zone's answer is remembered."""
+class _Site:
+    """What a query site with a remembered zone test keeps for the match: each zone's
+    answer (`known`, also under (_ZONE_TEST, site) in Match.match_memo), and the match's
+    zones, in order, less those whose answer is no (`live`): Kingdom Combat's move actions
+    look only at the zones on the table instead of every player's deck, hand and discard
+    at every query. `live` is made again when a zone is added or another zone answered."""
+
+    __slots__ = ("answered", "known", "live", "zones")
+
+    def __init__(self, known: dict[Zone, bool]) -> None:
+        self.known = known
+        self.zones = self.answered = -1  # (how many zones and answers `live` was made from)
+        self.live: list[Zone] = []
+
+    def refresh(self, m: Match) -> None:
+        known = self.known
+        self.zones, self.answered = len(m.zones), len(known)
+        self.live = [z for z in m.zones.values() if known.get(z) is not False]
+
+
+def _new_site(m: Match, site: int) -> _Site:
     known = m.match_memo.get((_ZONE_TEST, site))
     if known is None:
         known = m.match_memo[(_ZONE_TEST, site)] = {}
-    zones = m.zones
-    entry = m.match_memo.get((_LIVE_ZONES, site))
-    if entry is None or entry[0] != len(zones) or entry[1] != len(known):
-        entry = m.match_memo[(_LIVE_ZONES, site)] = (
-            len(zones), len(known), [z for z in zones.values() if known.get(z) is not False])
-    return entry[2]
+    entry = m.match_memo[(_LIVE_ZONES, site)] = _Site(known)
+    return entry
 
 
-# the key of a query site's zones less those its remembered answers leave out
+# the key of a query site's _Site in Match.match_memo (with the site)
 _LIVE_ZONES = "live zones"
 
 
 def _query_by_zone(m: Match, ctx: Ctx, type_name: str | None, adjectives: list[str], zones: Iterable[Zone],
                    where: Callable[[Any], Any], by_zone: Callable[[Any], Any],
-                   rest: Callable[[Any], Any] | None, zone_site: int | None,
+                   rest: Callable[[Any], Any] | None, known: dict[Zone, bool] | None,
                    zone_also: Callable[[Any], Any] | None = None, one: bool = False) -> list[Any]:
     """query() over whole zones: the zone test is asked of any card of the zone (its
     answer is the same for every card there), and the zone skipped when it fails — before
     its cards are even sorted by type. A zone whose test raises is asked card by card with
     the whole condition, as the query would without a plan (and its answer is not kept).
+    `known`: the query site's remembered answers of the zone test, when it has a site.
+
+    The part of the zone test not remembered per zone (`zone_also`; the whole `by_zone`
+    without a site) may also read the card's controller (queryplan.PLACE_FIELDS): it is
+    asked once per controller present in the zone (_by_controller), of the first
+    candidate alone in a `friendly` query.
 
     A zone's counts (Zone.types, Zone.held) skip it before its test when it holds no card
     of the noun's type — none the query's owner controls, for "a friendly unit" — and
     spare the type and `friendly` tests of its cards when all of them pass."""
     found: list[Any] = []
-    known: dict[Zone, bool] | None = None  # the remembered zone answers of this site
-    if zone_site is not None:
-        known = m.match_memo.get((_ZONE_TEST, zone_site))
-        if known is None:
-            known = m.match_memo[(_ZONE_TEST, zone_site)] = {}
+    group = by_zone if known is None else zone_also  # (asked per zone and controller)
     # a leading `friendly` is decided by the counts; later adjectives keep their order
     # (a keyword's test counts what it reads for the dead-rule report)
     you = ctx.you
@@ -164,50 +187,96 @@ def _query_by_zone(m: Match, ctx: Ctx, type_name: str | None, adjectives: list[s
             typed = z.types[type_name]
             if not typed:
                 continue
-        passes = known.get(z) if known is not None else None
-        if passes is None:
-            try:
-                passes = bool(by_zone(cards[0]))
-            except Exception:
-                passes = None
-            if known is not None and passes is not None:
-                known[z] = passes
-        if passes is False:
-            continue
-        if passes and zone_also is not None:
-            try:
-                if not zone_also(cards[0]):
-                    continue
-            except Exception:
-                passes = None
+        passes: bool | None = True
+        if known is not None:
+            passes = known.get(z)
+            if passes is None:
+                try:
+                    passes = bool(by_zone(cards[0]))
+                except Exception:
+                    passes = None
+                else:
+                    known[z] = passes
+            if passes is False:
+                continue
         if friendly is not None:
+            if passes and group is not None:
+                # every candidate is the query owner's: any card of theirs answers for all
+                own = cards[0]
+                if own.controller is not you:
+                    for own in cards:  # (the first of theirs)
+                        if own.controller is you:
+                            break
+                try:
+                    if not group(own):
+                        continue
+                except Exception:
+                    passes = None
             if mine != len(cards):
                 cards = [c for c in cards if c.type == type_name and c.controller is you]
-        elif type_name is not None and typed != len(cards):
-            cards = [c for c in cards if c.type == type_name]
+        else:
+            allowed: bool | set[Player | None] | None = True
+            if passes and group is not None:
+                if z.controlled[cards[0].controller] == len(cards):  # (one controller: most zones)
+                    try:
+                        if not group(cards[0]):
+                            continue
+                    except Exception:
+                        passes = None
+                else:
+                    allowed = _by_controller(group, z, cards)
+                    if allowed is False:
+                        continue
+                    if allowed is None:
+                        passes = None
+            if type_name is not None and typed != len(cards):
+                cards = [c for c in cards if c.type == type_name]
+            if type(allowed) is set:
+                cards = [c for c in cards if c.controller in allowed]
         for word in adjectives:
             if not cards:
                 break
             cards = narrow(m, ctx, word, cards)
-        # (plain loops: a generator handed to extend() costs a frame per card)
         # `one`: only the first is wanted, so the cards and zones after it are not asked
+        test: Callable[[Any], Any]
         if passes is None:
-            for c in cards:
-                if where(c):
-                    if one:
-                        return [c]
-                    found.append(c)
+            test = where
         elif rest is None:
             found.extend(cards)
             if one and found:
                 return found[:1]
+            continue
         else:
+            test = rest
+        if one:
             for c in cards:
-                if rest(c):
-                    if one:
-                        return [c]
-                    found.append(c)
+                if test(c):
+                    return [c]
+        else:
+            found += filter(test, cards)  # (the loop in C: no frame but the test's own)
     return found
+
+
+def _by_controller(test: Callable[[Any], Any], zone: Zone, cards: list[Card]) -> bool | set[Player | None] | None:
+    """A zone test that reads a card only by its zone and controller, asked once per
+    controller present in a zone of several (of its first card there): True when every card
+    passes, False when none does, else the controllers whose cards pass; None when it
+    raises (the zone's cards are then asked the whole condition one by one)."""
+    present = len([n for n in zone.controlled.values() if n])
+    answers: dict[Player | None, bool] = {}
+    for c in cards:
+        owner = c.controller
+        if owner not in answers:
+            try:
+                answers[owner] = bool(test(c))
+            except Exception:
+                return None
+            if len(answers) == present:
+                break
+    passing = {owner for owner, ok in answers.items() if ok}
+    if not passing:
+        return False
+    return True if len(passing) == len(answers) else passing
 
 
 def narrow(m: Match, ctx: Ctx, word: str, cards: list[Card]) -> list[Card]:
@@ -236,8 +305,13 @@ def narrow(m: Match, ctx: Ctx, word: str, cards: list[Card]) -> list[Card]:
         found = []
         for c in cards:
             has = known.get(c)
-            if has is None:
-                has = known[c] = _has_enum_value(c, word)
+            if has is None:  # (_has_enum_value written out: a call per card costs more than its loop)
+                has = False
+                for value in c.base.values():
+                    if type(value) is EnumValue and value.name == word:
+                        has = True
+                        break
+                known[c] = has
             if has:
                 found.append(c)
         return found

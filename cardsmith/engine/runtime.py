@@ -190,6 +190,31 @@ def iterate(m: Match, source: Any) -> list[Any]:
     raise RulesError(f"cannot loop over {source!r}")
 
 
+def keep_all(options: list[Any]) -> list[Any]:
+    """The filter of a choice's options when no card has a `play:` condition: all of them
+    (a compiled legality predicate tests for it rather than call it: compiler/legality.py)."""
+    return options
+
+
+def query_pool(m: Match, noun: str, zone: Any) -> Iterable[Card]:
+    """The cards a query with no adjective looks at, in order, before its condition is
+    asked (compiler/codegen_scan.py writes the condition in line): the cards of the noun's
+    type in the zone, a list or (zone None) every zone — as q.query gathers them."""
+    type_name = m.game.nouns.get(noun)
+    if type(zone) is Zone:
+        if type_name is None:
+            return zone.cards
+        if not zone.types[type_name]:
+            return ()
+        return [c for c in zone.cards if c.type == type_name]
+    if zone is None:
+        return m.all_cards() if type_name is None else [
+            c for z in m.zones.values() if z.types[type_name] for c in z.cards if c.type == type_name]
+    if isinstance(zone, list):
+        return [c for c in zone if isinstance(c, Card) and (type_name is None or c.type == type_name)]
+    raise RulesError(f"cannot look for cards in {zone!r}")
+
+
 def options(m: Match, source: Any, where: Callable[[Any], Any] | None, exclude_self: bool = False,
             ctx: Ctx | None = None) -> list[Any]:
     items = iterate(m, source)
@@ -470,7 +495,8 @@ _CARD_BUILTINS: dict[str, Callable[[Match, Card], Any]] = {
 def change_counter(m: Match, owner: Player | None, counter: str, op: str, value: Any) -> None:
     if owner is None and m.game.counters[counter].scope != "shared":
         owner = m.current
-    m.set_counter(owner, counter, _combine(m, m.get_counter(owner, counter), op, value))
+    # (`set` reads no old value: _combine would give `value` itself)
+    m.set_counter(owner, counter, value if op == "set" else _combine(m, m.get_counter(owner, counter), op, value))
 
 
 def change_field(m: Match, obj: Any, field: str, op: str, value: Any, period: str | None,
