@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardsmith.compiler.queryplan import SPECIAL_WORDS
 from cardsmith.dsl import ir
-from cardsmith.engine.runtime import Ctx, players, whole
+from cardsmith.engine.runtime import Ctx, cards_outside_a_zone, players, whole
 from cardsmith.model.state import Card, EnumValue, Player, Zone
 from cardsmith.model.values import RulesError
 
@@ -65,26 +65,20 @@ def query(m: Match, ctx: Ctx, noun: str, adjectives: list[str], zone: Any,
         if type(zone) is Zone:
             return _query_by_zone(m, ctx, type_name, adjectives, (zone,), where, by_zone, rest,
                                   None if site is None else site.known, zone_also, one)
-    if zone is None:
-        cards = m.all_cards() if type_name is None else [
-            c for z in m.zones.values() if z.types[type_name] for c in z.cards if c.type == type_name]
-    elif type(zone) is Zone:
-        if type_name is None:
-            if one and not adjectives and where is not None:
-                return _first_where(zone.cards, None, where)
-            cards = list(zone.cards)
-        elif not zone.types[type_name]:
-            return []
-        elif not adjectives and where is not None:  # (one pass: `all units in z where ...`)
-            if one:
-                return _first_where(zone.cards, type_name, where)
-            return [c for c in zone.cards if c.type == type_name and where(c)]
-        else:
-            cards = [c for c in zone.cards if c.type == type_name]
-    elif isinstance(zone, list):
-        cards = [c for c in zone if isinstance(c, Card) and (type_name is None or c.type == type_name)]
+    if type(zone) is not Zone:
+        cards = cards_outside_a_zone(m, type_name, zone)
+    elif type_name is None:
+        if one and not adjectives and where is not None:
+            return _first_where(zone.cards, None, where)
+        cards = list(zone.cards)
+    elif not zone.types[type_name]:
+        return []
+    elif not adjectives and where is not None:  # (one pass: `all units in z where ...`)
+        if one:
+            return _first_where(zone.cards, type_name, where)
+        return [c for c in zone.cards if c.type == type_name and where(c)]
     else:
-        raise RulesError(f"cannot look for cards in {zone!r}")
+        cards = [c for c in zone.cards if c.type == type_name]
     for word in adjectives:  # each adjective narrows what the previous ones left
         cards = narrow(m, ctx, word, cards)
     if where is not None:

@@ -207,6 +207,13 @@ def query_pool(m: Match, noun: str, zone: Any) -> Iterable[Card]:
         if not zone.types[type_name]:
             return ()
         return [c for c in zone.cards if c.type == type_name]
+    return cards_outside_a_zone(m, type_name, zone)
+
+
+def cards_outside_a_zone(m: Match, type_name: str | None, zone: Any) -> list[Card]:
+    """A query's cards of a type (None: any) when it names no one zone: every zone's
+    (`zone` None) or a list's — a new list; anything else is a rules error. q.query and
+    query_pool both gather so."""
     if zone is None:
         return m.all_cards() if type_name is None else [
             c for z in m.zones.values() if z.types[type_name] for c in z.cards if c.type == type_name]
