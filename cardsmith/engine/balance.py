@@ -13,8 +13,14 @@ A designer acts on a number only when they know how sure it is, so every rate ca
   chance alone.
 
 A win is being the only winner; shared wins, draws and matches that ended without a
-winner count as not won. Matches that did not end (an error, the action cap, the turn
-limit) are left out of every rate: they are counted apart (`outcomes` in simulate.py).
+winner count as not won. A game that is mostly lost by everyone (a cooperative or
+solo-against-the-game design, where the game itself wins nearly every simulated match)
+would leave every rate at 0% and every card's impact at zero, so when fewer than half of
+the ended matches have a sole winner and the game's `scoring` places someone first in
+more of them, every figure counts *placing first by the scoring* instead of winning
+(outcome_measure; the report and the JSON say which was counted). Matches that did not
+end (an error, the action cap, the turn limit) are left out of every rate: they are
+counted apart (`outcomes` in simulate.py).
 Card figures are per (match, seat): a card in both decks counts once for each seat
 holding it. What "held", "seen" (drawn or in the opening hand, or played) and "played"
 mean is in engine/cardfacts.py.
@@ -22,10 +28,11 @@ mean is in engine/cardfacts.py.
 
 from __future__ import annotations
 
+import copy
 import math
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 Z95 = 1.959963984540054  # the two-sided 95% normal quantile
 FDR = 0.05  # Benjamini-Hochberg false discovery rate for flagged cards
@@ -43,7 +50,34 @@ class Played(Protocol):
     def outcome(self) -> str: ...
 
 
+PlayedT = TypeVar("PlayedT", bound=Played)
 ENDED = ("won", "shared", "drawn", "no winner")
+WON = "won"
+PLACED_FIRST = "placed first"  # by the game's `scoring`, when too few matches have a winner
+
+
+def outcome_measure(results: Sequence[Played]) -> str:
+    """What the figures count as a seat's success: WON, or PLACED_FIRST when fewer than
+    half of the ended matches have a sole winner and the game's scoring singles out a
+    first-placed seat in more of them (simulate.placed_first: a winner places first)."""
+    ended = [m for m in results if m.outcome in ENDED]
+    sole = sum(1 for m in ended if len(m.winners) == 1)
+    placed = sum(1 for m in ended if len(getattr(m, "placed", None) or ()) == 1)
+    return PLACED_FIRST if 2 * sole < len(ended) and placed > sole else WON
+
+
+def as_measured(results: Sequence[PlayedT], measure: str) -> list[PlayedT]:
+    """The matches as the figures read them: under PLACED_FIRST each match's `winners`
+    are the seats its scoring placed first (copies: the results themselves keep the
+    rules' own outcome for the honest totals)."""
+    if measure == WON:
+        return list(results)
+    measured: list[PlayedT] = []
+    for match in results:
+        twin = copy.copy(match)
+        twin.winners = list(getattr(match, "placed", None) or ())
+        measured.append(twin)
+    return measured
 
 
 def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -178,12 +212,15 @@ def matchups(ended: Sequence[Played]) -> dict[str, dict[str, Any]]:
 
 class _Card:
     """One card's observations: per match, one (seen, opening, played, won, deck) per seat
-    holding it (deck: the seat's deck's name, None when the game deals none)."""
+    holding it (deck: the seat's deck's name, None when the game deals none); and per
+    match where it was offered (cardfacts: a market's card), one (deck, acquired, won)
+    per seat — every seat could have taken it."""
 
-    __slots__ = ("by_match", "plays")
+    __slots__ = ("by_match", "offers", "plays")
 
     def __init__(self) -> None:
         self.by_match: list[list[tuple[bool, bool, bool, bool, str | None]]] = []
+        self.offers: list[list[tuple[Hashable, bool, bool]]] = []
         self.plays = 0
 
     def count(self, which: int, won: bool | None = None) -> int:
@@ -210,16 +247,23 @@ def _cards(ended: Iterable[Played]) -> dict[str, _Card]:
                 cards.setdefault(name, _Card()).plays += plays
         for name, group in here.items():
             cards[name].by_match.append(group)
+        offered: dict[str, list[tuple[Hashable, bool, bool]]] = {}
+        for seat, facts in enumerate(m.seats):
+            deck = decks[seat] if seat < len(decks) else None
+            for name in getattr(facts, "offered", ()):
+                offered.setdefault(name, []).append((deck, name in facts.acquired, seat_won(m, seat)))
+        for name, offers in offered.items():
+            cards.setdefault(name, _Card()).offers.append(offers)
     return cards
 
 
 SEEN, OPENING, PLAYED = 0, 1, 2  # positions in an observation; the last is won
 
 
-def _compare(card: _Card, which: int, min_sample: int) -> dict[str, Any]:
+def _compare(groups: Sequence[Sequence[tuple[Hashable, bool, bool]]], min_sample: int) -> dict[str, Any]:
     """Marked minus unmarked win rate within each deck (stratified_difference), tested when
     both sides have at least `min_sample` observations (else a warning says why not)."""
-    found = stratified_difference(card.split(which))
+    found = stratified_difference(groups)
     if found is None:
         return {"diff": None, "low": None, "high": None, "p": None, "warning": "one side never happened"}
     diff, low, high, p, marked, unmarked = found
@@ -241,7 +285,10 @@ def card_impact(ended: Sequence[Played], min_sample: int = MIN_SAMPLE,
     on how long the match lasts — a seat that loses fast draws fewer cards, so every card
     of a losing deck looks good when drawn (IWD is biased by match length; with one
     overpowered card most other cards of the game got "significant" IWDs). A card that is
-    never or always in the opening hand falls back on IWD (`basis` says which). A card of a
+    never or always in the opening hand falls back on IWD (`basis` says which); one never
+    held but by taking it from a market (cardfacts: offered, acquired) on the win rate of
+    the seats that acquired it minus that of the seats it was offered to that did not
+    (biased as IWD is: a seat doing well can afford more). A card of a
     deck that won nearly everything is judged instead by `left_out` (engine/leaveout.py:
     the deck's win rate with it minus without it, on paired matches), the one comparison
     that can tell such a deck's cards apart — when that was tested, or the card has no
@@ -260,8 +307,14 @@ def card_impact(ended: Sequence[Played], min_sample: int = MIN_SAMPLE,
         seen, seen_won = c.count(SEEN), c.count(SEEN, True)
         opening, opening_won = c.count(OPENING), c.count(OPENING, True)
         played, played_won = c.count(PLAYED), c.count(PLAYED, True)
-        iwd, first = _compare(c, SEEN, min_sample), _compare(c, OPENING, min_sample)
-        basis, chosen = ("opening hand", first) if first["diff"] is not None else ("drawn", iwd)
+        iwd, first = _compare(c.split(SEEN), min_sample), _compare(c.split(OPENING), min_sample)
+        bought = _compare(c.offers, min_sample)
+        basis, chosen = ("opening hand", first) if first["diff"] is not None else \
+            ("drawn", iwd) if iwd["diff"] is not None or bought["diff"] is None else ("acquired", bought)
+        acquired = sum(1 for group in c.offers for o in group if o[1])
+        acquired_won = sum(1 for group in c.offers for o in group if o[1] and o[2])
+        offered = sum(len(group) for group in c.offers)
+        offered_won = sum(1 for group in c.offers for o in group if o[2])
         row: dict[str, Any] = {
             "card": name, "matches": held,
             "seen": rate(seen_won, seen), "not_seen": rate(held_won - seen_won, held - seen),
@@ -271,10 +324,14 @@ def card_impact(ended: Sequence[Played], min_sample: int = MIN_SAMPLE,
             "played": {"plays": c.plays, "matches": played,
                        **{k: v for k, v in rate(played, held).items() if k != "wins"}},
             "won_when_played": rate(played_won, played),
+            "acquired": rate(acquired_won, acquired),
+            "offered_not_acquired": rate(offered_won - acquired_won, offered - acquired),
             "impact": chosen["diff"], "impact_low": chosen["low"], "impact_high": chosen["high"], "basis": basis,
             "p": None, "q": None, "flagged": False,
             "warning": chosen["warning"] if chosen["diff"] is not None else
-            ("never seen in a match: no comparison" if seen == 0 else
+            (f"offered to {offered:,} seats, never acquired: no comparison" if offered and not acquired else
+             "acquired by every seat it was offered to: no comparison" if offered and seen == 0 else
+             "never seen in a match: no comparison" if seen == 0 else
              "seen and in the opening hand in every match it was held: no comparison"),
         }
         lo = removed.get(name)
@@ -294,13 +351,17 @@ def card_impact(ended: Sequence[Played], min_sample: int = MIN_SAMPLE,
 
 
 def balance(results: Sequence[Played], players: int, min_sample: int = MIN_SAMPLE,
-            left_out: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+            left_out: Sequence[dict[str, Any]] = (), measure: str | None = None) -> dict[str, Any]:
     """Seat, deck, matchup and card-impact figures of the matches that ended (with the
-    left-out comparisons of a dominant deck's cards, engine/leaveout.py, when run)."""
-    ended = [m for m in results if m.outcome in ENDED]
+    left-out comparisons of a dominant deck's cards, engine/leaveout.py, when run), each
+    counting `measure` (None: what outcome_measure chooses for these matches)."""
+    measure = measure or outcome_measure(results)
+    ended = [m for m in as_measured(results, measure) if m.outcome in ENDED]
     cards = card_impact(ended, min_sample, left_out)
     return {
         "ended": len(ended),
+        "outcome_measure": measure,
+        "sole_winners": sum(1 for m in results if m.outcome == "won"),
         "seats": seat_rates(ended, players),
         "decks": deck_rates(ended),
         "matchups": matchups(ended),

@@ -21,6 +21,12 @@ are read generically from the match log and the zones the game declares:
   starting garrison; a deck-building pick that puts cards into a hidden draw pile is not,
   nor is a card handed over to pay a cost (an answer to a question the cost asks).
 - *seen* (the "games in hand" of card analytics): in the opening hand, drawn, or played.
+- *offered*: in a public zone of no seat (a market row, a face-up supply) when setup ends
+  or later, held by no seat — a card any seat could take; *acquired* by a seat: moved from
+  there into one of the seat's zones after setup (bought, taken, built). A card a seat
+  played onto a shared table and takes back stays its own: neither offered nor acquired. A deck-builder's or a
+  market game's cards are never in an opening hand nor drawn, so this is the comparison
+  that can judge them (balance.card_impact).
 
 Only card names are kept: copies of one card count once per (match, seat) for the
 held/seen/opening flags and each time for plays.
@@ -45,6 +51,8 @@ class SeatFacts:
     seen: tuple[str, ...] = ()
     opening: tuple[str, ...] = ()
     played: dict[str, int] = field(default_factory=dict)
+    acquired: tuple[str, ...] = ()
+    offered: tuple[str, ...] = ()  # (the match's, the same for every seat)
 
 
 def _name(card: str) -> str:
@@ -112,6 +120,8 @@ def seat_facts(match: PlayedMatch, watcher: PlayWatcher) -> list[SeatFacts]:
     seen: list[set[str]] = [set() for _ in range(seats)]
     opening: list[set[str]] = [set() for _ in range(seats)]
     holder: dict[str, int] = {}  # card (as the log names it) -> the seat that holds it
+    offered: set[str] = set()
+    acquired: list[set[str]] = [set() for _ in range(seats)]
     after_setup = False
     for entry in match.log:
         kind = entry.get("event")
@@ -119,6 +129,8 @@ def seat_facts(match: PlayedMatch, watcher: PlayWatcher) -> list[SeatFacts]:
             after_setup = True
             for card, zone in where.items():
                 name, seat = _seat_of(zone)
+                if seat is None and name in public:
+                    offered.add(_name(card))
                 if seat is not None and seat < seats:
                     held[seat].add(_name(card))
                     holder[card] = seat
@@ -134,9 +146,15 @@ def seat_facts(match: PlayedMatch, watcher: PlayWatcher) -> list[SeatFacts]:
             continue
         else:
             continue
+        came_from = _seat_of(where.get(card, ""))
         where[card] = zone
         if after_setup:
             name, seat = _seat_of(zone)
+            unheld = card not in holder  # (a played card on a shared table is still its player's)
+            if seat is None and name in public and unheld:
+                offered.add(_name(card))
+            elif seat is not None and seat < seats and came_from[1] is None and came_from[0] in public and unheld:
+                acquired[seat].add(_name(card))
             if seat is None or seat >= seats:
                 if name not in public:
                     holder.pop(card, None)  # shuffled into a shared pile: nobody's until drawn
@@ -152,5 +170,6 @@ def seat_facts(match: PlayedMatch, watcher: PlayWatcher) -> list[SeatFacts]:
         plays = all_plays[seat]
         seen_cards = seen[seat] | opening[seat] | {n for n, c in plays.items() if c}
         facts.append(SeatFacts(held=tuple(sorted(held[seat] | seen_cards)), seen=tuple(sorted(seen_cards)),
-                               opening=tuple(sorted(opening[seat])), played=dict(sorted(plays.items()))))
+                               opening=tuple(sorted(opening[seat])), played=dict(sorted(plays.items())),
+                               acquired=tuple(sorted(acquired[seat])), offered=tuple(sorted(offered))))
     return facts

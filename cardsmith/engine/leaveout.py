@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from cardsmith.engine.balance import MIN_SAMPLE, Z95, seat_won
+from cardsmith.engine.balance import MIN_SAMPLE, WON, Z95, as_measured, seat_won
 from cardsmith.engine.simulate import Lineup, MatchSummary, Task, play_tasks, seat_orders
 
 DOMINANT = 0.8  # a deck whose 95% Wilson interval lies above this win rate is examined
@@ -91,8 +91,9 @@ def without(lineups: Sequence[Lineup], deck: str, card: str) -> list[Lineup]:
 
 
 def _pairs(base: dict[tuple[int, tuple[str, ...]], MatchSummary], twins: Sequence[MatchSummary],
-           deck: str) -> tuple[list[int], int]:
-    """The paired differences (deck's win with the card minus without) and the failed twins."""
+           deck: str, measure: str = WON) -> tuple[list[int], int]:
+    """The paired differences (deck's win with the card minus without, or its first
+    place: balance.outcome_measure) and the failed twins."""
     ended = ("won", "shared", "drawn", "no winner")
     differences: list[int] = []
     failed = 0
@@ -105,16 +106,18 @@ def _pairs(base: dict[tuple[int, tuple[str, ...]], MatchSummary], twins: Sequenc
         if match is None or match.outcome not in ended:
             continue
         seat = names.index(deck)
+        match, twin = as_measured([match, twin], measure)
         differences.append(int(seat_won(match, seat)) - int(seat_won(twin, seat)))
     return differences, failed
 
 
 def leave_out(target: str, results: Sequence[MatchSummary], lineups: Sequence[Lineup], decks: Sequence[str],
               first_seed: int, seeds: int, template: Task, jobs: int, rotate: bool,
-              progress: Callable[[int], None] | None = None) -> list[LeftOut]:
+              progress: Callable[[int], None] | None = None, measure: str = WON) -> list[LeftOut]:
     """Every card of each deck in `decks` left out in turn (two rounds, see the module's
     docstring), on the first seeds of the main run, paired with its matches. `template`
-    carries the main run's players, mode, agents, action cap and traces folder."""
+    carries the main run's players, mode, agents, action cap and traces folder; `measure`
+    is what the main run's figures counted (balance.outcome_measure)."""
     base = {(r.seed, tuple(r.decks or [])): r for r in results}
     longest = max((r.actions for r in results if r.outcome in ("won", "shared", "drawn", "no winner")), default=0)
     template = replace(template, max_actions=min(template.max_actions, max(STALL_FLOOR, STALL * longest)))
@@ -140,7 +143,7 @@ def leave_out(target: str, results: Sequence[MatchSummary], lineups: Sequence[Li
         played = play_tasks([t for _, _, t in tasks], jobs, progress)
         for deck, card in {(d, c) for d, c, _ in tasks}:
             twins = [m for (d, c, _), m in zip(tasks, played, strict=True) if (d, c) == (deck, card)]
-            differences, failed = _pairs(base, twins, deck)
+            differences, failed = _pairs(base, twins, deck, measure)
             before = found.get((deck, card), ([], 0))
             found[deck, card] = (before[0] + differences, before[1] + failed)
     return [LeftOut(deck, card, tuple(found[deck, card][0]), found[deck, card][1]) for deck, card, _ in plan]

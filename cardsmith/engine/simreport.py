@@ -14,6 +14,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from cardsmith.engine.balance import PLACED_FIRST
 from cardsmith.engine.decisions import no_real_choice
 from cardsmith.engine.simulate import MatchSummary
 from cardsmith.util.atomic import write_text_atomic
@@ -58,11 +59,17 @@ def balance_lines(stats: dict[str, Any], players: int) -> list[str]:
         lines.append(f"FLAGGED: {len(flagged)} card(s) whose impact is significant ({method['correction']}):")
         lines += [f"  {r['card']}: impact {points(r['impact'])} points [{points(r['impact_low'])} to "
                   f"{points(r['impact_high'])}], q={r['q']}" for r in flagged]
-    lines.append(f"Seats (win rate [95% Wilson], fair is {pct(1 / max(1, players))}), over {stats['ended']:,} "
+    rate = "win rate"
+    if stats.get("outcome_measure") == PLACED_FIRST:
+        rate = "first-place rate"
+        lines.append(f"Counted: placing first by the game's scoring, not winning — only {stats['sole_winners']:,} "
+                     f"of {stats['ended']:,} matches that ended had a winner, so seats, decks and card impact "
+                     "below compare who placed first (a winner places first).")
+    lines.append(f"Seats ({rate} [95% Wilson], fair is {pct(1 / max(1, players))}), over {stats['ended']:,} "
                  "matches that ended:")
     lines += [f"  {seat}: {_rate(r)}" for seat, r in stats["seats"].items()]
     if stats["decks"]:
-        lines.append("Decks (win rate over every seat they were dealt):")
+        lines.append(f"Decks ({rate} over every seat they were dealt):")
         lines += [f"  {deck}: {_rate(r)}" for deck, r in stats["decks"].items()]
         left = {found["deck"] for found in stats.get("left_out", [])}
         lines += [f"  note: {deck} won nearly every match: card impact cannot tell its cards from the deck "
@@ -70,11 +77,11 @@ def balance_lines(stats: dict[str, Any], players: int) -> list[str]:
                   for deck, r in stats["decks"].items() if _sweeps(r) and deck not in left]
         lines += left_out_lines(stats)
     if stats["matchups"]:
-        lines.append("Matchups (row deck's win rate against column deck, both seat orders):")
+        lines.append(f"Matchups (row deck's {rate} against column deck, both seat orders):")
         lines += [f"  {a} vs {b}: {_rate(r)}" for a, row in stats["matchups"].items() for b, r in row.items()]
     rows = stats["card_impact"]
     if rows:
-        lines.append(f"Card impact (opening-hand win rate minus win rate when held but not in it; {method['test']}, "
+        lines.append(f"Card impact (opening-hand {rate} minus {rate} when held but not in it; {method['test']}, "
                      f"{method['correction']}; * flagged):")
         lines.append(f"  {'card':<28} {'impact':>7} {'95% interval':>15} {'GIH WR':>7} {'not seen':>8} "
                      f"{'IWD':>6} {'OH WR':>6} {'played':>6} {'n':>6}  note")

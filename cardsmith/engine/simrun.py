@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from cardsmith.engine.agents import DEFAULT_AGENT
+from cardsmith.engine.balance import outcome_measure
 from cardsmith.engine.coverage import CoverageReport
 from cardsmith.engine.leaveout import dominant_decks
 from cardsmith.engine.leaveout import leave_out as leave_out_cards
@@ -58,7 +59,9 @@ def simulate_versions(base: Version, other: Version | None, changes: list[str], 
 
         runs.append(run(version.target, games, seed, explicit_players, mode, jobs, cap, agents, progress=told,
                         traces=traces, lineups=version.lineups, rotate=rotate))
-    stats = statistics(runs[0], players, turn_limit)
+    # both versions count the same outcome (placing first when either is rarely won)
+    measure = outcome_measure([r for results in runs for r in results])
+    stats = statistics(runs[0], players, turn_limit, measure=measure)
     dominant = dominant_decks(stats["decks"]) if leave_out and base.lineups else []
     if dominant and base.lineups:
         def told_left(n: int) -> None:
@@ -66,12 +69,12 @@ def simulate_versions(base: Version, other: Version | None, changes: list[str], 
 
         template = Task(base.target, seed, explicit_players, mode, cap, tuple(agents or [DEFAULT_AGENT]), None, None)
         found = leave_out_cards(base.target, runs[0], base.lineups, dominant, seed, games, template, jobs, rotate,
-                                told_left)
-        stats = statistics(runs[0], players, turn_limit, [f.as_json() for f in found])
+                                told_left, measure)
+        stats = statistics(runs[0], players, turn_limit, [f.as_json() for f in found], measure)
         stats["left_out_matches"] = sum(len(f.differences) + f.failed for f in found)
     done = Simulation(runs[0], stats, coverage(base.target, runs[0]), changes=changes)
     if other is not None:
-        done.diff = compare(runs[0], runs[1], stats, statistics(runs[1], players, turn_limit), players,
+        done.diff = compare(runs[0], runs[1], stats, statistics(runs[1], players, turn_limit, measure=measure), players,
                             list(range(seed, seed + games)))
     if matches_out is not None:
         from cardsmith.engine.simreport import export_matches

@@ -19,12 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cardsmith.engine import runtime as rt
 from cardsmith.engine.agents import DEFAULT_AGENT, make_agent, play_out
 from cardsmith.engine.cardfacts import PlayWatcher, SeatFacts, seat_facts
 from cardsmith.engine.coverage import Counts, CoverageReport, Tally, index_for
 from cardsmith.engine.decisions import decision_counts
 from cardsmith.engine.flow import PlayedMatch
 from cardsmith.engine.game import load
+from cardsmith.engine.natives import rank_players
 from cardsmith.engine.replay import log_lines
 from cardsmith.engine.setup import default_players
 from cardsmith.util.atomic import write_text_atomic
@@ -53,6 +55,8 @@ class MatchSummary:
     seats: list[SeatFacts] = field(default_factory=list)  # each seat's cards (engine/cardfacts.py)
     # each seat's agent: its kind and how often it really chose (engine/decisions.py)
     agents: list[tuple[str, dict[str, int]]] = field(default_factory=list)
+    # the seats first when it ended: its winners, else the best by the game's `scoring` (placed_first)
+    placed: list[int] | None = None
 
     @property
     def outcome(self) -> str:
@@ -105,7 +109,29 @@ def play_one(target: str, seed: int, players: int | None, mode: str | None, max_
     return MatchSummary(seed, winners, match.drawn, match.turn_number, applied, match.error, match.cards_played,
                         trace, match.out_of_turns, match.over, tally.counts, rotation,
                         list(deck_names) if deck_names is not None else None, seat_facts(match, watcher),
-                        [(kind, decision_counts(agent)) for kind, agent in zip(kinds, seated, strict=True)])
+                        [(kind, decision_counts(agent)) for kind, agent in zip(kinds, seated, strict=True)],
+                        placed_first(match))
+
+
+def placed_first(match: PlayedMatch) -> list[int] | None:
+    """The seats that came first in a match that ended: its winners; with no winner and
+    no draw, those the game's `scoring` ranks first (score, then tiebreaks; a seat still
+    in the game before one that lost) — what balance counts when a game is rarely won.
+    None when the match did not end or the game declares no scoring; [] for a draw."""
+    if not match.over or match.error is not None:
+        return None
+    if match.winners:
+        return [p.index for p in match.winners]
+    if match.drawn:
+        return []
+    if match.game.ir.scoring is None:
+        return None
+    try:
+        ranking = getattr(match, "ranking", None) or rank_players(match)
+    except rt.RulesError:  # (a score the final position cannot work out: nobody placed)
+        return []
+    best_player, best_key = ranking[0]
+    return [p.index for p, key in ranking if key == best_key and p.eliminated == best_player.eliminated]
 
 
 def save_trace(match: PlayedMatch, actions: int, folder: Path, rotation: int = 0) -> str:
@@ -201,11 +227,12 @@ def agent_decisions(results: list[MatchSummary]) -> dict[str, dict[str, int]]:
 
 
 def statistics(results: list[MatchSummary], players: int, turn_limit: int | None = None,
-               left_out: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+               left_out: Sequence[dict[str, Any]] = (), measure: str | None = None) -> dict[str, Any]:
     """Wins, draws, errors, lengths and card stats of the matches. A match stopped at
     the game's turn limit (`turn_limit`, when given) is counted apart from rules errors:
     the rules did not break, the game did not end. Seat, deck and card-impact figures
-    with their intervals come from engine/balance.py."""
+    with their intervals come from engine/balance.py, counting `measure` (None: what
+    balance.outcome_measure chooses: winning, or placing first in a game rarely won)."""
     from cardsmith.engine.balance import balance
 
     wins = Counter(w for r in results for w in r.winners if len(r.winners) == 1)
@@ -246,5 +273,5 @@ def statistics(results: list[MatchSummary], players: int, turn_limit: int | None
         "cards": {name: {"played": count, "matches": matches_played[name],
                          "win_rate_when_played": round(won_when_played[name] / max(1, matches_played[name]), 3)}
                   for name, count in played.most_common()},
-        **balance(results, players, left_out=left_out),
+        **balance(results, players, left_out=left_out, measure=measure),
     }

@@ -34,7 +34,7 @@ from cardsmith.compiler.loader import LoadError, resolve
 from cardsmith.dsl import ir
 from cardsmith.dsl.diagnostics import did_you_mean
 from cardsmith.dsl.source import Span
-from cardsmith.engine.balance import ENDED, Z95, Played
+from cardsmith.engine.balance import ENDED, WON, Z95, Played, as_measured
 
 MAX_OVERRIDES = 50
 _VALUE = re.compile(r'^(-?\d+(\.\d+)?|[A-Za-z_][A-Za-z0-9_]*|"[^"\n]*")$')
@@ -211,6 +211,8 @@ def compare(base: Sequence[Played], variant: Sequence[Played], base_stats: dict[
     """Every difference between two simulations of the same seeds: per seat win rate
     (paired), per deck win rate (paired), match length (paired), ended matches, and each
     card's impact and IWD (independent-sample intervals)."""
+    measure = base_stats.get("outcome_measure", WON)  # (simrun has both versions count the same)
+    base, variant = as_measured(base, measure), as_measured(variant, measure)
     twins = {(getattr(b, "seed", i), getattr(b, "rotation", 0)): b for i, b in enumerate(variant)}
     pairs = [(a, twins[key]) for i, a in enumerate(base)
              if (key := (getattr(a, "seed", i), getattr(a, "rotation", 0))) in twins]  # same seed, same seat order

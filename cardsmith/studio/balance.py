@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from cardsmith.engine.agents import DEFAULT_AGENT, agent_problem
+from cardsmith.engine.balance import PLACED_FIRST
 from cardsmith.engine.simulate import MAX_ACTIONS_LIMIT
 
 MAX_MATCHES = 2000  # seeds per run from the page (each played in every seat order)
@@ -197,6 +198,7 @@ def page_data(done: Any, target: str, s: Settings, players: int, turn_limit: int
         "outcome": outcome_line(stats, s.max_actions).strip(),
         "totals": {"matches": stats["matches"], **stats["outcomes"]},
         "seats": stats["seats"], "fair": 1 / max(1, players), "ended": stats["ended"],
+        "placed_first": stats.get("outcome_measure") == PLACED_FIRST, "sole_winners": stats.get("sole_winners", 0),
         "wins_per_seat": stats["wins_per_seat"], "turns": stats["turns"], "actions_mean": stats["actions_mean"],
         "decks": stats["decks"], "matchups": stats["matchups"], "cards": rows,
         "left_out": sorted(stats.get("left_out", []),

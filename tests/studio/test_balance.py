@@ -158,3 +158,16 @@ def test_a_dominant_decks_cards_left_out_are_shown_and_counted(tmp_path: Path) -
     assert "Flag" in rows[0] and "flagged" in rows[0] and "50" in rows[0]  # biggest loss first, 50 pairs
     cards = html[html.index('id="balance-cards"'):html.index("</table>", html.index('id="balance-cards"'))]
     assert "left out of flagged" in cards
+
+
+def test_a_game_rarely_won_says_it_counts_who_placed_first() -> None:
+    """Construct & Combat is lost by everyone in nearly every simulated match: the page
+    counts placing first by the game's scoring, and says so (engine/balance.outcome_measure)."""
+    client = TestClient(create_app(Project("construct_and_combat"), watch=False))
+    started = client.post("/balance/start", data={"matches": 6, "agent": ["variety"]}, headers=JSON)
+    assert started.status_code == 202, started.text
+    assert wait_for_end(client)["state"] == "done"
+    html = client.get("/balance").text
+    assert 'id="balance-measure"' in html and "placing first by the game's scoring" in html
+    seats = html[html.index('id="balance-seats"'):html.index("</table>", html.index('id="balance-seats"'))]
+    assert "first-place rate" in seats
