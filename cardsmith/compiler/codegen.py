@@ -248,6 +248,17 @@ class CodeGenerator:
     def counter_scope(self, name: str) -> str:
         return self.counter_scopes.get(name, "player")
 
+    def keyword_preamble(self, k: ir.KeywordDecl) -> list[str]:
+        """The lines that give a keyword's ability its parameters: rt.keyword_arg's first
+        answer in line — the use of the keyword the ability runs for, which its context
+        names (Combat Cards reads ~13 keyword parameters an action) — the helper for the rest."""
+        if not k.params:
+            return []
+        return [f"_kargs = ctx.keyword_args if ctx.keyword == {k.name!r} else None",
+                "_given = len(_kargs) if _kargs is not None else 0",
+                *(f"{ident(q.name)} = _kargs[{i!r}] if {i!r} < _given else rt.keyword_arg(m, ctx, {k.name!r}, {i!r})"
+                  for i, q in enumerate(k.params))]
+
     def _yields(self, f: ir.FunctionDecl) -> bool:
         """Would this function's body yield a request? (Written once to find out.)"""
         writer = BodyWriter(self)
@@ -316,8 +327,7 @@ class CodeGenerator:
                 self.play_condition(("card", card.name, "play"), f"C{ci}_play", card)
         for k in g.keywords:
             keyword_params = {q.name for q in k.params}
-            self.preamble = [f"{ident(q.name)} = rt.keyword_arg(m, ctx, {k.name!r}, {i!r})"
-                             for i, q in enumerate(k.params)]
+            self.preamble = self.keyword_preamble(k)
             for ai, ability in enumerate(k.abilities):
                 self.ability(("keyword", k.name, str(ai)), f"{ident(k.name, 'W_')}_{ai}", ability,
                              Scope(keyword_params))

@@ -10,6 +10,7 @@ writes user text: every operand comes from the writer, already made safe there.
 from __future__ import annotations
 
 import ast
+import re
 from typing import TYPE_CHECKING
 
 from cardsmith.compiler.inline import VARIABLE
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 # card built-ins that hold a card, player or zone (or none)
 _ENTITY_BUILTINS = frozenset({"zone", "controller", "owner", "host"})
 _ORDER = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+_INT_LITERAL = re.compile(r"-?[0-9]+\Z")  # (as the writer's: an operand int_guard does not test)
 
 
 def identity(w: ExprWriter, e: ir.Expr, scope: Scope) -> bool:
@@ -52,6 +54,7 @@ def compare(w: ExprWriter, e: ir.Compare, scope: Scope) -> str:
         other = right if isinstance(e.left, ir.NoneLit) else left
         if _literal(other):  # a number or text is never none
             return repr(e.op == "!=")
+        other = _remember(w, e.right if isinstance(e.left, ir.NoneLit) else e.left, other, scope)
         return f"({other} is {'not ' if e.op == '!=' else ''}None)"
     if e.op in ("==", "!=") and not literal and (identity(w, e.left, scope) or identity(w, e.right, scope)):
         return f"({left} is {'not ' if e.op == '!=' else ''}{right})"  # as rt.same does for these
@@ -76,7 +79,7 @@ def entity_field(w: ExprWriter, e: ir.Expr, scope: Scope) -> tuple[str, str] | N
 def compare_values(w: ExprWriter, e: ir.Compare, left: str, right: str, scope: Scope) -> str:
     value = w.enum_literal(e.right, scope) or w.enum_literal(e.left, scope)
     if e.op in ("==", "!=") and value is not None:
-        return w.enum_compare(e.op, left if w.enum_literal(e.right, scope) else right, value)
+        return enum_compare(w, e.op, left if w.enum_literal(e.right, scope) else right, value)
     if e.op in ("==", "!=") and (_a_name(w, e.left) or _a_name(w, e.right)):
         # a card's name (text) and another value: two texts compared in line, as rt.same does first
         (first_a, a), (first_b, b) = w.held(left, share=True), w.held(right, share=True)
@@ -91,6 +94,10 @@ def compare_values(w: ExprWriter, e: ir.Compare, left: str, right: str, scope: S
         guard, (a, b) = guarded
         slow = {"==": f"rt.same({a}, {b})", "!=": f"not rt.same({a}, {b})"}.get(e.op) \
             or f"rt.{_ORDER[e.op]}({a}, {b})"
+        if e.op in ("==", "!=") and not _INT_LITERAL.match(left) and not _INT_LITERAL.match(right):
+            # two values of one kind that == compares as rt.same does: two ints, two texts
+            # or two enum values (interned: Kingdom Cards' `it.group == g`)
+            guard = guard.removesuffix(" is int") + " in rt.EQ_BY_PYTHON"
         return f"({a} {e.op} {b} if {guard} else {slow})"
     if e.op == "==":
         return f"rt.same({left}, {right})"
@@ -112,3 +119,48 @@ def _literal(code: str) -> bool:
 def _a_name(w: ExprWriter, e: ir.Expr) -> bool:
     """`x.name`, the built-in name of a card (a text)?"""
     return isinstance(e, ir.Attr) and e.name == "name" and w.gen.field_kinds.get("name") == "builtin"
+
+
+def enum_compare(w: ExprWriter, op: str, other: str, value: tuple[str, str, str]) -> str:
+    """`x == Ram`: an enum value compared by its two fields in line, as rt.same does
+    (`u.troop == Ram` is asked hundreds of times an action); rt.same for anything else
+    (the text of the value's name, none, a number: as before)."""
+    enum, name, constant = value
+    first, held = w.held(other, share=True)
+    same = (f"(({held}.name == {name!r} and {held}.enum == {enum!r}) if type({first}) is rt.EnumValue "
+            f"else rt.same({held}, {constant}))")
+    return same if op == "==" else f"(not {same})"
+
+
+def _remember(w: ExprWriter, e: ir.Expr, code: str, scope: Scope) -> str:
+    """`f(x) == none` where f is a remembered pure function: its value kept in a temporary,
+    which a later call of f(x) in the same expression reads (ExprWriter.visit_Call) — Kingdom
+    Cards' `flag_colour(p, slot(c)) == none or flag_colour(p, slot(c)) == c.colour` computes
+    the slot and looks the memo up once. The test is evaluated whenever what follows it in
+    the expression is (ExprWriter.known: a branch forgets what it learnt), and a pure
+    function gives the same value for the same arguments while the expression is evaluated."""
+    if not (isinstance(e, ir.Call) and e.func in w.gen.pure and w.gen.pure[e.func].worth_it
+            and e.func not in w.gen.native_functions) or w.depth == 0 or code.startswith("_i"):
+        return code
+    w.gen.inline_temps += 1
+    temp = f"_i{w.gen.inline_temps}"
+    w.known[call_key(e, scope)] = temp
+    return f"({temp} := {code})"
+
+
+def call_key(e: ir.Expr, scope: Scope) -> str:
+    """A call as ExprWriter.known holds it: its IR without source positions, and what its
+    names stand for where it is written (a parameter of a function written in line: its
+    argument's code). Never a key of generated code (those start with `(`)."""
+    return f"call {_shape(e)} {sorted(scope.bound.items())!r}"
+
+
+def _shape(node: object) -> str:
+    if isinstance(node, ir.Node):
+        fields = ", ".join(_shape(getattr(node, name)) for name in type(node).model_fields if name != "span")
+        return f"{type(node).__name__}({fields})"
+    if isinstance(node, list):
+        return f"[{', '.join(_shape(item) for item in node)}]"
+    if isinstance(node, dict):
+        return f"{{{', '.join(f'{key!r}: {_shape(value)}' for key, value in sorted(node.items()))}}}"
+    return repr(node)

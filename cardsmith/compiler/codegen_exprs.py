@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
 
-from cardsmith.compiler import codegen_compare, codegen_natives, codegen_scan, inline, queryplan
+from cardsmith.compiler import codegen_compare, codegen_memo, codegen_natives, codegen_scan, inline, queryplan
 from cardsmith.dsl import ir
 from cardsmith.dsl.visitor import Visitor, members
 from cardsmith.dsl.words import EVERY_DETERMINERS
@@ -181,6 +181,8 @@ class ExprWriter(Visitor):
         return self.attr(e, scope)
 
     def visit_Call(self, e: ir.Call, scope: Scope, decide: bool) -> str:
+        if (known := self.known.get(codegen_compare.call_key(e, scope))) is not None:
+            return known  # a remembered call this expression has made already (codegen_compare._remember)
         if e.func == "in_region" and e.func in self.gen.native_functions:
             region = self.region_in_line(e, scope)
             if region is not None:
@@ -192,6 +194,9 @@ class ExprWriter(Visitor):
             self.gen.inline_temps += 1
             temp = f"_i{self.gen.inline_temps}"
             return f"bool({found})" if e.func == "any" else f"({temp}[0] if ({temp} := {found}) else None)"
+        counted = codegen_memo.counted_in_line(self, e, scope, ident)
+        if counted is not None:
+            return counted
         arg_list = self.call_args(e, scope)
         args = ", ".join(arg_list)
         if e.func in self.gen.native_functions:
@@ -202,13 +207,13 @@ class ExprWriter(Visitor):
         body = e.func in self.gen.body_functions
         if e.func in self.gen.match_constant:  # the same for the same arguments all match long
             helper = "rt.memo_match_body" if body else "rt.memo_match"
-            call = f"{helper}(m, ctx, {ident(e.func, 'F_')}{', ' if args else ''}{args})"
-            return self.remembered_in_line(e, call, args)
+            return self.remembered_in_line(e, f"{helper}(m, ctx, {ident(e.func, 'F_')}", arg_list)
         purity = self.gen.pure.get(e.func)
         if purity is not None and purity.worth_it:  # remembered while the state is unchanged (purity.py)
-            call = f"{'rt.memo_body' if body else 'rt.memo'}(m, ctx, {ident(e.func, 'F_')}, {purity.reads_actor!r}" \
-                f"{', ' if args else ''}{args})"  # (read in line as below: KC's enemies_in, reach)
-            return call if body or purity.reads_actor else self.remembered_in_line(e, call, args, per_version=True)
+            head = f"{'rt.memo_body' if body else 'rt.memo'}(m, ctx, {ident(e.func, 'F_')}, {purity.reads_actor!r}"
+            if body or purity.reads_actor:  # (read in line otherwise, as below: KC's enemies_in, reach)
+                return f"{head}{', ' if args else ''}{args})"
+            return self.remembered_in_line(e, head, arg_list, per_version=True)
         written = self.inline(e.func, arg_list, scope)
         if written is not None:
             return written
@@ -264,24 +269,8 @@ class ExprWriter(Visitor):
     def region_in_line(self, e: ir.Call, scope: Scope) -> str | None:
         return codegen_natives.region_in_line(self, e, scope)
 
-    def remembered_in_line(self, e: ir.Call, call: str, args: str, per_version: bool = False) -> str:
-        """A whole-match memo (per_version: the memo per state version, rt.memo's key) read in line:
-        the remembered value is looked up under the helper's key, and it is called only on a miss (or
-        for a list, which it copies out). Written only where reading the arguments twice is
-        harmless and they are sure to be keys: each argument a plain name or a field of one
-        (no roll, no call), and every parameter of the function of a type whose values
-        hash (a card, zone, player, number, text, truth or enum value — not a list)."""
-        decl = self.gen.function_decls.get(e.func)
-        if decl is None or not e.args or len(e.args) != len(decl.params) \
-                or any(p.type not in _HASHABLE_TYPES for p in decl.params) \
-                or not all(_plain_reference(a) for a in e.args):
-            return call
-        self.gen.inline_memos += 1
-        held = f"_mm{self.gen.inline_memos}"
-        key = f"({'m.version, m._in_statics, ' if per_version else ''}{ident(e.func, 'F_')}, {args})"
-        memo = "memo" if per_version else "match_memo"
-        return (f"({held} if ({held} := m.{memo}.get({key}, rt.MISSING)) is not rt.MISSING "
-                f"and type({held}) is not list else {call})")
+    def remembered_in_line(self, e: ir.Call, head: str, args: list[str], per_version: bool = False) -> str:
+        return codegen_memo.remembered_in_line(self, e, ident(e.func, "F_"), head, args, per_version)
 
     def visit_Index(self, e: ir.Index, scope: Scope, decide: bool) -> str:
         return f"rt.index({self.expr(e.obj, scope)}, {self.expr(e.index, scope)})"
@@ -328,13 +317,15 @@ class ExprWriter(Visitor):
         return " is ".join(f"type({f})" for f in tested) + " is int", names
 
     def int_arith(self, op: str, left: str, right: str) -> str:
-        """`a + b` (or -, *): two plain ints are added in line, a result within the
+        """`a + b` (or -, *, and % and // by an int not 0): two plain ints are added in line, a result within the
         number limit (values.MAX_NUMBER) kept; anything else, or a result beyond the limit,
         goes to the helper, which answers or raises as it always has."""
         guarded = self.int_guard(left, right)
-        if guarded is None:
+        if guarded is None or (op in ("%", "//") and right == "0"):
             return f"rt.{_ARITH[op]}({left}, {right})"
         guard, (a, b) = guarded
+        if op in ("%", "//"):  # (of two ints, b not 0, never beyond the limit: KC's slot(c), ~20 an action)
+            return f"({a} {op} {b} if {guard} and {b} else rt.{_ARITH[op]}({a}, {b}))"
         self.gen.inline_temps += 1
         result = f"_i{self.gen.inline_temps}"
         return (f"({result} if {guard} and {-MAX_NUMBER!r} <= ({result} := {a} {op} {b}) <= {MAX_NUMBER!r} "
@@ -440,8 +431,8 @@ class ExprWriter(Visitor):
 
     def attr_in_line(self, e: ir.Attr, obj: str) -> str | None:
         """A field read rt.attr would answer by the value's type, answered in line for the
-        type it most likely has, with rt.attr for any other: a cell's `x` / `y`, and an
-        enum value's property (`c.colour.code`: a field of a field). None: no guess."""
+        type it most likely has, with rt.attr for any other: a cell's `x` / `y`, an enum
+        value's property (`c.colour.code`: a field of a field), a player's counter. None: no guess."""
         if e.name in ("x", "y"):  # a cell's coordinate (`position(u).x`), read as rt.attr reads it
             first, held = self.held(obj)
             return (f"({held}[{'xy'.index(e.name)}] if type({first}) is tuple and len({held}) == 2 "
@@ -450,6 +441,10 @@ class ExprWriter(Visitor):
             first, held = self.held(obj)
             return (f"({self.hoist('m.game.enum_props')}.get(({held}.enum, {held}.name), rt.NO_PROPS).get({e.name!r}) "
                     f"if type({first}) is rt.EnumValue else rt.attr(m, {held}, {e.name!r}))")
+        if self.gen.counter_scopes.get(e.name) == "player":  # a player's counter (Combat Cards' p.exposure)
+            first, held = self.held(obj)
+            return (f"({held}.counters[{e.name!r}] if type({first}) is rt.Player and {e.name!r} in {held}.counters "
+                    f"else rt.attr(m, {held}, {e.name!r}))")
         return None
 
     def boolean(self, e: ir.Expr, scope: Scope) -> str:
@@ -477,16 +472,6 @@ class ExprWriter(Visitor):
             return None
         kind, detail = self.gen.name_kinds.get(e.name, ("", ""))
         return (detail, e.name, self.gen.global_name(e.name)) if kind == "enumvalue" else None
-
-    def enum_compare(self, op: str, other: str, value: tuple[str, str, str]) -> str:
-        """`x == Ram`: an enum value compared by its two fields in line, as rt.same does
-        (`u.troop == Ram` is asked hundreds of times an action); rt.same for anything else
-        (the text of the value's name, none, a number: as before)."""
-        enum, name, constant = value
-        first, held = self.held(other, share=True)
-        same = (f"(({held}.name == {name!r} and {held}.enum == {enum!r}) if type({first}) is rt.EnumValue "
-                f"else rt.same({held}, {constant}))")
-        return same if op == "==" else f"(not {same})"
 
     def call_args(self, e: ir.Call, scope: Scope) -> list[str]:
         """A call's arguments, positional, in the function's parameter order: a named
@@ -589,14 +574,14 @@ class ExprWriter(Visitor):
         where = f"(lambda v_it: {condition})" if condition is not None else "None"
         zone = self.expr(e.zone, scope, decide=False) if e.zone is not None else "None"
         found = f"q.query(m, ctx, {e.noun.lower()!r}, {adjectives!r}, {zone}, {where}{plan})"
-        if not scanning or condition is None:
+        if not scanning:
             return found, None
         before = [f"({temp} := {code})" for code, temp in (hoisted or {}).items()]
         if not inline.plain(zone):  # (no assignment expression may stand in a comprehension's iterable)
             self.gen.inline_temps += 1
             before.insert(0, f"(_i{self.gen.inline_temps} := {zone})")
             zone = f"_i{self.gen.inline_temps}"
-        return found, codegen_scan.Scan(codegen_scan.pool(self.gen.game, e.noun, zone), condition, before)
+        return found, codegen_scan.scan(self.gen.game, e.noun, zone, condition, before)
 
     def zone_plan(self, e: ir.Query, inner: Scope) -> str:
         """Extra arguments of q.query when part of the condition reads a card only by its
@@ -622,8 +607,8 @@ class ExprWriter(Visitor):
         return f", {zone_test}, {card_test}, {self.gen.zone_sites!r}{also_test}"
 
 
-# operators whose helper first tries two plain ints (values.add, sub, mul)
-_INT_ARITH = frozenset({"+", "-", "*"})
+# operators whose helper first tries two plain ints (values.add, sub, mul, floordiv, mod)
+_INT_ARITH = frozenset({"+", "-", "*", "%", "//"})
 _INT_LITERAL = re.compile(r"-?[0-9]+\Z")
 # a card's stat as attr() reads it off a variable (a pure read: ExprWriter.known)
 _STAT_READ = re.compile(r"\((v_[A-Za-z0-9_]+|_i[0-9]+|ctx\.self|ctx\.you)\.base\[")
@@ -637,14 +622,3 @@ _BUILTINS = {
     "round_number": "m.round_number", "winner": "m.winner", "game_over": "m.over", "drawn": "m.drawn",
     "player_count": "len(m.players)", "none": "None", "mode": "m.mode",
 }
-
-
-# parameter types whose values are always dictionary keys (rt.memo_match's key holds them)
-_HASHABLE_TYPES = frozenset({"card", "zone", "player", "number", "text", "bool", "cardname"})
-
-
-def _plain_reference(e: ir.Expr) -> bool:
-    """A name, or a field of one (`c.zone`): reading it twice reads the same and changes nothing."""
-    while isinstance(e, ir.Attr):
-        e = e.obj
-    return isinstance(e, ir.Ref)

@@ -29,40 +29,82 @@ class Scan:
     comprehension's iterable), and the table reads the condition makes (ExprWriter.hoist)."""
 
     pool: str
-    condition: str
+    condition: str | None  # (None: every card of the pool, Combat Cards' `all cards in hand of p`)
     before: list[str]
 
     def every(self) -> str:
         """The cards where the condition holds, in order: a new list (as q.query's)."""
+        if self.condition is None:
+            return self._after(f"list({self.pool})")
         return self._after(f"[v_it for v_it in {self.pool} if ({self.condition})]")
 
     def first(self) -> str:
         """The first card where the condition holds, or None: the cards after it are not asked."""
+        if self.condition is None:
+            return self._after(f"next(iter({self.pool}), None)")
         return self._after(f"next((v_it for v_it in {self.pool} if ({self.condition})), None)")
 
     def _after(self, code: str) -> str:
         return f"({', '.join(self.before)}, {code})[-1]" if self.before else code
 
 
+# the player nouns whose pool is every player still in the game (`opponents` leaves you out)
+_EVERY_PLAYER = frozenset({"player", "players"})
+
+
 def scans(e: ir.Query, adjectives: list[str], plan: str) -> bool:
     """Is the query written as a Scan? When q.query would only filter its pool by the
-    condition: cards (not players), no adjective, no plan by zone, a condition."""
-    return e.where is not None and not adjectives and not plan and e.noun.lower() not in ir.PLAYER_NOUNS
+    condition, or take it whole: cards, or every player (no zone), with no adjective and
+    no plan by zone."""
+    noun = e.noun.lower()
+    return not adjectives and not plan and (noun not in ir.PLAYER_NOUNS
+                                            or (noun in _EVERY_PLAYER and e.zone is None))
 
 
 def pool(game: ir.Game, noun: str, zone: str) -> str:
     """The cards a scan looks at (`zone`: a variable): rt.query_pool's, read straight off a
     zone where the noun names no card type (`card`, `cards`: every card it holds, as the
-    engine's table of nouns says, engine/game.py)."""
+    engine's table of nouns says, engine/game.py), or where every card it holds is of the
+    noun's type."""
     noun = noun.lower()
-    typed = {n for t in game.cardtypes for n in (t.name.lower(), t.singular.lower(), t.plural.lower())}
-    if VARIABLE.match(zone) and noun in ("card", "cards") and noun not in typed:
-        return f"({zone}.cards if type({zone}) is rt.Zone else rt.query_pool(m, {noun!r}, {zone}))"
+    if noun in _EVERY_PLAYER:  # (the players still in the game: a new list, as q.query's pool)
+        return "rt.players(m)"
+    nouns = _nouns(game)
+    if VARIABLE.match(zone) and noun in nouns:
+        type_name = nouns[noun]
+        if type_name is None:
+            return f"({zone}.cards if type({zone}) is rt.Zone else rt.query_pool(m, {noun!r}, {zone}))"
+        # a zone's cards when all are of the type (Kingdom Cards' figures in a kingdom), as rt.query_pool
+        return (f"({zone}.cards if type({zone}) is rt.Zone and {zone}.types[{type_name!r}] == len({zone}.cards) "
+                f"else rt.query_pool(m, {noun!r}, {zone}))")
     return f"rt.query_pool(m, {noun!r}, {zone})"
 
 
+def scan(game: ir.Game, noun: str, zone: str, condition: str | None, before: list[str]) -> Scan:
+    """The query as a Scan of its pool (`pool`). A condition on the cards of a type in a
+    zone held in a variable is asked in the one comprehension over the zone's cards, after
+    the test of the card's type (as rt.query_pool picks them out first): Kingdom Cards'
+    `all figures in kingdom of p where ...`, asked of a kingdom that holds treasures too,
+    without a list of its figures made first."""
+    type_name = _nouns(game).get(noun.lower())
+    if condition is not None and type_name is not None and VARIABLE.match(zone):
+        return Scan(f"({zone}.cards if type({zone}) is rt.Zone else rt.query_pool(m, {noun.lower()!r}, {zone}))",
+                    f"v_it.type == {type_name!r} and ({condition})", before)
+    return Scan(pool(game, noun, zone), condition, before)
+
+
+def _nouns(game: ir.Game) -> dict[str, str | None]:
+    """Each noun's card type (None: any card), as engine/game.py's table."""
+    nouns: dict[str, str | None] = {"card": None, "cards": None}
+    for t in game.cardtypes:
+        for name in (t.name.lower(), t.singular.lower(), t.plural.lower()):
+            nouns[name] = t.name
+    return nouns
+
+
 def lists_all(tree: ast.expr) -> bool:
-    """Is this parsed code Scan.every()'s: a comprehension, after its zone maybe (a new list)?"""
+    """Is this parsed code Scan.every()'s: a comprehension or list(pool), after its zone maybe (a new list)?"""
     if isinstance(tree, ast.Subscript) and isinstance(tree.value, ast.Tuple) and tree.value.elts:
         tree = tree.value.elts[-1]
-    return isinstance(tree, ast.ListComp)
+    return isinstance(tree, ast.ListComp) or (isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name)
+                                              and tree.func.id == "list")

@@ -19,7 +19,7 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from cardsmith.compiler import codegen_scan
+from cardsmith.compiler import codegen_scan, inline
 from cardsmith.compiler.codegen_exprs import CodegenError, ExprWriter, Scope, ident
 from cardsmith.compiler.purity import nodes
 from cardsmith.dsl import ir
@@ -123,9 +123,8 @@ class BodyWriter(ExprWriter):
         each = isinstance(s.source, ir.Query) and s.source.det in EVERY_DETERMINERS
         inner.bind(s.var, card=each and isinstance(s.source, ir.Query)
                    and s.source.noun.lower() not in ir.PLAYER_NOUNS and s.var not in (self.rebound or ()))
-        if each:
-            self.line(f"for {ident(s.var)} in {source}:")  # a query's result is always a new list
-        elif counted is not None:
+        # a query's result, a range and the players (rt.players) are new lists: looped over as they are
+        if each or counted is not None or source == "rt.players(m)":
             self.line(f"for {ident(s.var)} in {source}:")
         else:
             self.line(f"for {ident(s.var)} in rt.iterate(m, {source}):")
@@ -152,7 +151,9 @@ class BodyWriter(ExprWriter):
 
     def visit_Repeat(self, s: ir.Repeat, scope: Scope) -> None:
         count = self.expr(s.count, scope)
-        self.line(f"for _ in range(rt.whole(m, {count})):")
+        first, held = self.held(count)  # (a plain int counts itself, as rt.whole answers it)
+        whole = held if _INT.match(count) else f"{held} if type({first}) is int else rt.whole(m, {held})"
+        self.line(f"for _ in range({whole}):")
         self.loop_body(s.span.line, s.body, scope.child())
 
     def visit_While(self, s: ir.While, scope: Scope) -> None:
@@ -236,6 +237,30 @@ class BodyWriter(ExprWriter):
         return "".join(f", {p.name}={values[p.name] if p.name in values else self.default(p)}" for p in proc.params)
 
 
+    def counter_change(self, obj: str, field: str, op: str, value: str) -> None:
+        """`set p.health to 0` (increase, decrease) with no duration: a player's counter, or
+        a counter the card has, changed by the setter rt.change_field would call (Combat Cards
+        changes a dozen an action); rt.change_field for anything else. The object, then the
+        value, are evaluated once, in that order, as the call's arguments were."""
+        held = []
+        for code in (obj, value):
+            if not inline.plain(code):
+                code, temp = self.fresh(), code
+                self.line(f"{code} = {temp}")
+            held.append(code)
+        obj, value = held
+        new = {"set": lambda read: value, "increase": lambda read: f"rt.add({read}, {value})",
+               "decrease": lambda read: f"rt.sub({read}, {value})"}.get(op)
+        if new is None:  # (the checker allows only these three)
+            self.line(f"rt.change_field(m, {obj}, {field!r}, {op!r}, {value}, None, None)")
+            return
+        self.line(f"if type({obj}) is rt.Player:")
+        self.line(f"    m.set_counter({obj}, {field!r}, {new(f'{obj}.counters.get({field!r}, 0)')})")
+        self.line(f"elif type({obj}) is rt.Card and {field!r} in {obj}.counters:")
+        self.line(f"    m.set_card_counter({obj}, {field!r}, {new(f'{obj}.counters[{field!r}]')})")
+        self.line("else:")
+        self.line(f"    rt.change_field(m, {obj}, {field!r}, {op!r}, {value}, None, None)")
+
     def visit_Assign(self, s: ir.Assign, scope: Scope) -> None:
         value = self.expr(s.value, scope)
         period = None
@@ -262,6 +287,9 @@ class BodyWriter(ExprWriter):
             # `until your next X` lapses when the player making the change next begins X
             lapse = f"rt.next_period({period!r}, ctx.you or m.current)" if period and period.startswith("next:") \
                 else repr(period)
+            if period is None and condition == "None":
+                self.counter_change(obj, target.name, s.op, value)
+                return
             self.line(f"rt.change_field(m, {obj}, {target.name!r}, {s.op!r}, {value}, {lapse}, {condition})")
             return
         if isinstance(target, ir.Index):

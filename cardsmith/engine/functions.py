@@ -140,6 +140,8 @@ def fn_opponents(m: Match, ctx: Ctx, who: Any) -> list[Player]:
 
 def fn_next_player(m: Match, ctx: Ctx, who: Any) -> Player | None:
     """The player after `who` in the turn order (which `reverse the turn order` flips)."""
+    if type(who) is Player and not who.eliminated and who in m.players:  # (the usual: no list of the living)
+        return m.following(who)
     living = players(m)
     if who not in living:
         return living[0] if living else None

@@ -32,12 +32,13 @@ if TYPE_CHECKING:
 
 def _cards(value: Any) -> list[Card]:
     """The cards a `cards` argument names: one card, a zone's cards, or a list's cards."""
-    if isinstance(value, Card):
+    kind = type(value)  # (by type: nothing subclasses Card or Zone, and a list is the usual argument)
+    if kind is Card:
         return [value]
-    if isinstance(value, Zone):
+    if kind is Zone:
         return list(value.cards)
     if isinstance(value, list):
-        return [c for c in value if isinstance(c, Card)]
+        return [c for c in value if type(c) is Card]
     return []
 
 

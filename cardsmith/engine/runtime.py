@@ -24,6 +24,7 @@ from cardsmith.engine.memo import run_pure as run_pure
 from cardsmith.model import values
 from cardsmith.model.errors import ExpectationFailed as ExpectationFailed
 from cardsmith.model.state import Card, EnumValue, Modifier, Player, Zone, in_words
+from cardsmith.model.values import EQ_BY_PYTHON as EQ_BY_PYTHON
 from cardsmith.model.values import Dice as Dice
 from cardsmith.model.values import Range as Range
 from cardsmith.model.values import RulesError as RulesError
@@ -177,8 +178,8 @@ index = values.index
 
 
 def iterate(m: Match, source: Any) -> list[Any]:
-    if source is None:
-        return []
+    if type(source) is list or source is None:  # (the most frequent, by type)
+        return list(source) if source is not None else []
     if isinstance(source, Zone):
         return list(source.cards)
     if isinstance(source, list | tuple):
@@ -204,8 +205,8 @@ def query_pool(m: Match, noun: str, zone: Any) -> Iterable[Card]:
     if type(zone) is Zone:
         if type_name is None:
             return zone.cards
-        if not zone.types[type_name]:
-            return ()
+        if not (held := zone.types[type_name]) or held == len(zone.cards):  # (none or only of that type)
+            return zone.cards if held else ()
         return [c for c in zone.cards if c.type == type_name]
     return cards_outside_a_zone(m, type_name, zone)
 
@@ -508,18 +509,19 @@ def change_counter(m: Match, owner: Player | None, counter: str, op: str, value:
 
 def change_field(m: Match, obj: Any, field: str, op: str, value: Any, period: str | None,
                  condition: Callable[[], Any] | None) -> None:
-    if isinstance(obj, list):
+    kind = type(obj)  # (a card or a player, by type: a dozen changes an action in Combat Cards)
+    if kind is Player:
+        m.set_counter(obj, field, value if op == "set" else _combine(m, obj.counters.get(field, 0), op, value))
+        return
+    if kind is not Card:
+        if not isinstance(obj, list):
+            raise RulesError(f"cannot change {field!r} of {in_words(obj)}")
         for item in obj:
             change_field(m, item, field, op, value, period, condition)
         return
-    if isinstance(obj, Player):
-        m.set_counter(obj, field, _combine(m, obj.counters.get(field, 0), op, value))
-        return
-    if not isinstance(obj, Card):
-        raise RulesError(f"cannot change {field!r} of {in_words(obj)}")
     card = obj
     if field in card.counters:
-        m.set_card_counter(card, field, _combine(m, card.counters[field], op, value))
+        m.set_card_counter(card, field, value if op == "set" else _combine(m, card.counters[field], op, value))
         return
     if field in m.game.statuses:
         on = truth(value if op == "set" else True)

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 Number = int | Fraction
 
@@ -23,12 +22,45 @@ def normalize(value: Number) -> Number:
     return value
 
 
-@dataclass(frozen=True, slots=True)
 class EnumValue:
-    """A value of a game enum, e.g. Border.gold; its properties come from the IR."""
+    """A value of a game enum, e.g. Border.gold; its properties come from the IR.
 
+    Interned: one object per (enum, name) in a process — made, copied or unpickled — so
+    two values are equal exactly when they are the same object, and == and hash are
+    Python's own identity ones (no Python call: Kingdom Cards hashed ~140,000 values a
+    run, each through a dataclass's __hash__ building a tuple). Immutable, as it was."""
+
+    __slots__ = ("enum", "name")
     enum: str
     name: str
+    _interned: ClassVar[dict[tuple[str, str], EnumValue]] = {}  # (a class variable: slots leave it alone)
+
+    def __new__(cls, enum: str, name: str) -> EnumValue:
+        value = cls._interned.get((enum, name))
+        if value is None:
+            value = object.__new__(cls)
+            object.__setattr__(value, "enum", enum)
+            object.__setattr__(value, "name", name)
+            cls._interned[(enum, name)] = value
+        return value
+
+    def __setattr__(self, field: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {field!r}")
+
+    def __delattr__(self, field: str) -> None:
+        raise AttributeError(f"cannot delete field {field!r}")
+
+    def __reduce__(self) -> tuple[type[EnumValue], tuple[str, str]]:
+        return EnumValue, (self.enum, self.name)  # (unpickled through __new__: interned again)
+
+    def __copy__(self) -> EnumValue:
+        return self
+
+    def __deepcopy__(self, memo: object) -> EnumValue:
+        return self
+
+    def __repr__(self) -> str:
+        return f"EnumValue(enum={self.enum!r}, name={self.name!r})"
 
     def __str__(self) -> str:
         return self.name
@@ -175,6 +207,8 @@ def log_describe(value: Any) -> Any:
         return value.name if kind is Player else value.title
     if kind is list:
         return [log_describe(item) for item in value]
+    if kind is EnumValue:  # (an event's enum argument, Combat Cards' section: named's answer, without its tests)
+        return value.name
     return named(value, log_name)
 
 

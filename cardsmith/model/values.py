@@ -278,6 +278,12 @@ _ARITH = {"+": add, "-": sub, "*": mul, "/": div, "//": floordiv, "%": mod}
 # ---------------------------------------------------------------- comparison
 
 
+# the kinds of value that `equal` compares, when both sides are of the one kind, as Python's
+# == does (an enum value is interned: == is identity); generated code compares two such in
+# line (compiler/codegen_compare.py) and calls equal for any other pair
+EQ_BY_PYTHON = frozenset({int, str, EnumValue})
+
+
 def equal(a: Any, b: Any) -> bool:
     """`a == b` as the rules mean it. Never fails: values of different kinds differ,
     except an enum value and the text of its name, and an int and a Fraction (both
