@@ -96,6 +96,20 @@ def test_search_beats_random_in_combat_cards_with_a_small_budget() -> None:
     assert all(agent.real_choices > 0 for agent in agents)
 
 
+def test_a_budget_below_the_number_of_options_still_plays_each_option() -> None:
+    """`search:1` is one world a decision, but a first round is never cut short: each option
+    is played once, so the agent judges them all instead of always playing the first."""
+    game = load("kingdom_combat")
+    match = PlayedMatch(game, seed=3, players=2, decks=decks_for(game, 2, None))
+    walker = RandomAgent(7)
+    while len(actions := match.legal_actions()) < 3:
+        match.apply(ask(walker, match, actions))
+    agent = make_agent("search:1", 1)
+    with seat_view(match, actions) as view:
+        agent.choose(view)
+    assert agent.iterations_run == len(actions) and agent.real_choices == 1
+
+
 def test_the_rollout_depth_is_part_of_the_agent_spec() -> None:
     assert agent_problem("search:500ms:depth=20") is None and agent_problem("search:depth=3") is None
     agent = make_agent("search:500ms:depth=20", 1)

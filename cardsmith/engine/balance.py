@@ -241,7 +241,8 @@ def _cards(ended: Iterable[Played]) -> dict[str, _Card]:
             won = seat_won(m, seat)
             deck = decks[seat] if seat < len(decks) else None
             seen, opening = set(facts.seen), set(facts.opening)
-            for name in facts.held:
+            # a card dealt from a shared pile is compared over every seat (cardfacts: pool)
+            for name in sorted(set(facts.held).union(getattr(facts, "pool", ()))):
                 plays = facts.played.get(name, 0)
                 here.setdefault(name, []).append((name in seen, name in opening, plays > 0, won, deck))
                 cards.setdefault(name, _Card()).plays += plays

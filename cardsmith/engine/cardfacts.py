@@ -21,6 +21,13 @@ are read generically from the match log and the zones the game declares:
   starting garrison; a deck-building pick that puts cards into a hidden draw pile is not,
   nor is a card handed over to pay a cost (an answer to a question the cost asks).
 - *seen* (the "games in hand" of card analytics): in the opening hand, drawn, or played.
+- *dealt from a shared pile* (`pool`): made in a hidden zone of no seat (one draw pile
+  the hands are dealt from, as in Kingdom Cards). Any seat could have been dealt it, so
+  every seat of the match is compared on it — a seat that never had it counts as "not in
+  the opening hand" — instead of only the seats that held it at some time: in a game
+  where cards change hands, those that came by it later are the seats winning battles,
+  and against them every card's opening-hand win rate looked worse (Kingdom Cards: all
+  30 cards -3 to -17 points, ten of them "significant", the planted one among the rest).
 - *offered*: in a public zone of no seat (a market row, a face-up supply) when setup ends
   or later, held by no seat — a card any seat could take; *acquired* by a seat: moved from
   there into one of the seat's zones after setup (bought, taken, built). A card a seat
@@ -53,6 +60,7 @@ class SeatFacts:
     played: dict[str, int] = field(default_factory=dict)
     acquired: tuple[str, ...] = ()
     offered: tuple[str, ...] = ()  # (the match's, the same for every seat)
+    pool: tuple[str, ...] = ()  # dealt from a shared pile (the match's, the same for every seat)
 
 
 def _name(card: str) -> str:
@@ -121,6 +129,7 @@ def seat_facts(match: PlayedMatch, watcher: PlayWatcher) -> list[SeatFacts]:
     opening: list[set[str]] = [set() for _ in range(seats)]
     holder: dict[str, int] = {}  # card (as the log names it) -> the seat that holds it
     offered: set[str] = set()
+    pool: set[str] = set()
     acquired: list[set[str]] = [set() for _ in range(seats)]
     after_setup = False
     for entry in match.log:
@@ -139,6 +148,8 @@ def seat_facts(match: PlayedMatch, watcher: PlayWatcher) -> list[SeatFacts]:
             continue
         if kind == "create":
             card, zone = str(entry.get("card")), str(entry.get("zone"))
+            if not after_setup and _seat_of(zone)[1] is None and _seat_of(zone)[0] not in public:
+                pool.add(_name(card))
         elif kind == "move" and "to" in entry:
             card, zone = str(entry.get("card")), str(entry.get("to"))
         elif kind == "removed":
@@ -171,5 +182,6 @@ def seat_facts(match: PlayedMatch, watcher: PlayWatcher) -> list[SeatFacts]:
         seen_cards = seen[seat] | opening[seat] | {n for n, c in plays.items() if c}
         facts.append(SeatFacts(held=tuple(sorted(held[seat] | seen_cards)), seen=tuple(sorted(seen_cards)),
                                opening=tuple(sorted(opening[seat])), played=dict(sorted(plays.items())),
-                               acquired=tuple(sorted(acquired[seat])), offered=tuple(sorted(offered))))
+                               acquired=tuple(sorted(acquired[seat])), offered=tuple(sorted(offered)),
+                               pool=tuple(sorted(pool))))
     return facts

@@ -49,8 +49,10 @@ class SearchAgent(DecisionCounts):
     def __init__(self, seed: int, iterations: int | None = None, milliseconds: float | None = None,
                  rollout_depth: int = DEFAULT_DEPTH, own_stop: int = 1) -> None:
         """A budget of `iterations` worlds and/or `milliseconds` a decision, whichever ends
-        first; neither given: DEFAULT_WORLDS. `own_stop`: a rollout ends at the
-        agent's own `own_stop`-th next decision (1: as soon as it is asked again)."""
+        first; neither given: DEFAULT_WORLDS. A count below the number of options still plays
+        each option once (else `search:1` would judge only the first option and always play
+        it). `own_stop`: a rollout ends at the agent's own `own_stop`-th next decision (1: as
+        soon as it is asked again)."""
         super().__init__()
         self.own_stop = own_stop
         self.rng = random.Random(seed)
@@ -74,10 +76,12 @@ class SearchAgent(DecisionCounts):
         start = time.perf_counter()
         deadline = start + self.milliseconds / 1000 if self.milliseconds else None
         done = rounds = 0
-        while done < self.iterations:
+        while done < self.iterations or not rounds:
             seed = self.rng.getrandbits(64)  # one guessed world for every option of this round
             for index in candidates:
-                if done >= self.iterations or (deadline is not None and done and self._late(start, done, deadline)):
+                # a count of worlds never ends the first round: every option is played at least once
+                if (rounds and done >= self.iterations) or (deadline is not None and done
+                                                            and self._late(start, done, deadline)):
                     break
                 found = view.world_value(seed, index, lambda world, rng: self._rollout(world, view.seat, rng))
                 done += 1
