@@ -386,6 +386,8 @@ def simulate(
     = Path("cardsmith-traces"),
     leave_out: Annotated[bool, typer.Option("--leave-out/--no-leave-out", help="when a deck wins nearly every "
                                             "match, replay its seeds without each of its cards")] = True,
+    leave_out_untested: Annotated[bool, typer.Option("--leave-out-untested", help="also replay the seeds without "
+                                                     "each card no comparison could judge (always in play)")] = False,
 ) -> None:
     """Play many matches between agents; print their balance statistics and the dead-rule report.
 
@@ -444,7 +446,7 @@ def simulate(
 
             done = simulate_versions(Version(target, lineups), versus, changes, games, seed, count, mode, jobs, cap,
                                      kinds, not no_rotate, traces, game.ir.game.turn_limit, advance, matches_out,
-                                     plots, players, leave_out)
+                                     plots, players, leave_out, leave_out_untested)
     stats = done.stats
     note = turn_limit_note(stats["turn_limit"]["matches"], stats["matches"], game.ir.game.turn_limit)
     if as_json or output is OutputFormat.json:

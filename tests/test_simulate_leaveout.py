@@ -89,6 +89,37 @@ def test_balanced_decks_are_not_left_out(tmp_path: Path) -> None:
     assert data["left_out"] == [] and not dominant_decks(data["decks"])
 
 
+def pennants(folder: Path) -> Path:
+    """Two even decks, each with one banner of bonus 1 that is on the table from setup on:
+    neither deck is dominant, and no comparison inside the matches can judge a banner."""
+    rules = BANNER.replace("BONUS", "1").replace('card "Flag" { type: Banner; bonus: 1 }',
+                                                 'card "Flag" { type: Banner; bonus: 1 }\n'
+                                                 'card "Pennant" { type: Banner; bonus: 1 }')
+    return write_game(folder, {"rules.cards": rules, "decks/flagged.deck": FLAGGED,
+                               "decks/pennant.deck": FLAGGED.replace("1 Flag", "1 Pennant")})
+
+
+def test_cards_no_comparison_can_judge_are_left_out_on_request(tmp_path: Path) -> None:
+    folder = pennants(tmp_path / "pennants")
+    code, out, err = simulate(str(folder), "-n", "30", "--format", "json")
+    assert code == 0, err
+    data: dict[str, Any] = json.loads(out)
+    assert not dominant_decks(data["decks"]) and data["left_out"] == []
+    waiting = data["untested_not_left_out"]
+    assert waiting["cards"] == {"flagged": ["Flag"], "pennant": ["Pennant"]} and waiting["at_most"] == 100
+    code, text, err = simulate(str(folder), "-n", "30")
+    assert "note: 2 cards had no comparison of their own" in text and "at most 100 more matches" in text
+    code, out, err = simulate(str(folder), "-n", "30", "--format", "json", "--leave-out-untested")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["left_out_decks"] == {"dominant": [], "untested": {"flagged": ["Flag"], "pennant": ["Pennant"]}}
+    judged = {r["card"]: r for r in data["card_impact"][:2]}
+    assert set(judged) == {"Flag", "Pennant"}
+    assert judged["Flag"]["basis"] == "left out of flagged" and judged["Flag"]["flagged"]
+    assert judged["Flag"]["impact_low"] > 0.2 and "untested_not_left_out" not in data
+    assert data["left_out_matches"] == sum(f["pairs"] + f["failed"] for f in data["left_out"]) <= 100
+
+
 def test_leaving_a_card_out_takes_every_copy_from_that_deck_only() -> None:
     lineups = [([["A", "A", "B"], ["A", "C"]], ["one", "two"]), ([["A", "B"], ["A", "B"]], ["one", "one"])]
     assert without(lineups, "one", "A") == [([["B"], ["A", "C"]], ["one", "two"])]  # the mirror is left out

@@ -16,6 +16,11 @@ worth 30 points loses none of 16 twins once in 300) stops, and the others are pl
 on up to `SEEDS` seeds, enough for a test (balance.MIN_SAMPLE pairs). A card whose
 removal breaks the game (a deck's fortress) or stalls it shows as failed twins and is
 reported, not tested.
+
+The same experiment judges, on request (`simulate --leave-out-untested`), the cards that
+no comparison inside the matches can: in an army game such as Two Kingdoms every piece
+is on the table from the start, so a card is never *not* seen, whatever its deck's win
+rate. Each such card is left out of every dealt deck holding it (`untested_cards`).
 """
 
 from __future__ import annotations
@@ -78,6 +83,23 @@ def dominant_decks(decks: dict[str, dict[str, Any]], min_sample: int = MIN_SAMPL
             if r.get("of", 0) >= min_sample and r.get("low") is not None and r["low"] >= DOMINANT]
 
 
+def untested_cards(rows: Sequence[dict[str, Any]], lineups: Sequence[Lineup]) -> dict[str, list[str]]:
+    """Per dealt deck, its cards that card impact found no comparison for (always seen and
+    in play, as every piece of an army game is): only leaving them out can judge them."""
+    lonely = {r["card"] for r in rows if r.get("impact") is None and "no comparison" in (r.get("warning") or "")}
+    found: dict[str, set[str]] = {}
+    for dealt, names in lineups:
+        for cards, name in zip(dealt, names, strict=True):
+            found.setdefault(name, set()).update(card for card in cards if card in lonely)
+    return {deck: sorted(cards) for deck, cards in sorted(found.items()) if cards}
+
+
+def most_matches(lineups: Sequence[Lineup], cards: dict[str, list[str]], seeds: int, rotate: bool) -> int:
+    """The most twins leaving `cards` out could play (every card on to its second round)."""
+    return sum(len(seat_orders(without(lineups, deck, card), rotate)) * min(SEEDS, seeds)
+               for deck, names in cards.items() for card in names)
+
+
 def without(lineups: Sequence[Lineup], deck: str, card: str) -> list[Lineup]:
     """The lineups that deal `deck` to exactly one seat, with every copy of `card` taken
     out of it (a mirror match would take it from both sides and show nothing)."""
@@ -113,11 +135,13 @@ def _pairs(base: dict[tuple[int, tuple[str, ...]], MatchSummary], twins: Sequenc
 
 def leave_out(target: str, results: Sequence[MatchSummary], lineups: Sequence[Lineup], decks: Sequence[str],
               first_seed: int, seeds: int, template: Task, jobs: int, rotate: bool,
-              progress: Callable[[int], None] | None = None, measure: str = WON) -> list[LeftOut]:
-    """Every card of each deck in `decks` left out in turn (two rounds, see the module's
-    docstring), on the first seeds of the main run, paired with its matches. `template`
-    carries the main run's players, mode, agents, action cap and traces folder; `measure`
-    is what the main run's figures counted (balance.outcome_measure)."""
+              progress: Callable[[int], None] | None = None, measure: str = WON,
+              only: dict[str, list[str]] | None = None) -> list[LeftOut]:
+    """Every card of each deck in `decks` (or only the cards `only` names for a deck)
+    left out in turn (two rounds, see the module's docstring), on the first seeds of the
+    main run, paired with its matches. `template` carries the main run's players, mode,
+    agents, action cap and traces folder; `measure` is what the main run's figures
+    counted (balance.outcome_measure)."""
     base = {(r.seed, tuple(r.decks or [])): r for r in results}
     longest = max((r.actions for r in results if r.outcome in ("won", "shared", "drawn", "no winner")), default=0)
     template = replace(template, max_actions=min(template.max_actions, max(STALL_FLOOR, STALL * longest)))
@@ -126,7 +150,9 @@ def leave_out(target: str, results: Sequence[MatchSummary], lineups: Sequence[Li
     for deck in decks:
         cards = sorted({card for dealt, names in lineups for cards, name in zip(dealt, names, strict=True)
                         if name == deck for card in cards})
-        plan += [(deck, card, ups) for card in cards if (ups := without(lineups, deck, card))]
+        wanted_cards = (only or {}).get(deck)
+        plan += [(deck, card, ups) for card in cards
+                 if (wanted_cards is None or card in wanted_cards) and (ups := without(lineups, deck, card))]
     screen = min(SCREEN, seeds)
     rounds = [(0, screen), (screen, min(SEEDS, seeds))]
     for number, (start, stop) in enumerate(rounds):

@@ -204,6 +204,7 @@ def page_data(done: Any, target: str, s: Settings, players: int, turn_limit: int
         "left_out": sorted(stats.get("left_out", []),
                            key=lambda f: (f["deck"], f["impact"] is None, -(f["impact"] or 0.0), f["card"])),
         "left_out_matches": stats.get("left_out_matches", 0),
+        "untested": stats.get("untested_not_left_out"),
         "method": stats["method"], "errors": stats["errors"],
         "dead": dead, "rules": len(report.rules), "excused": [r.name for r in report.excused],
         "stale": [r.name for r in report.stale],

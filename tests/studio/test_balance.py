@@ -171,3 +171,18 @@ def test_a_game_rarely_won_says_it_counts_who_placed_first() -> None:
     assert 'id="balance-measure"' in html and "placing first by the game's scoring" in html
     seats = html[html.index('id="balance-seats"'):html.index("</table>", html.index('id="balance-seats"'))]
     assert "first-place rate" in seats
+
+
+def test_cards_no_comparison_can_judge_are_named_with_the_command_that_would(tmp_path: Path) -> None:
+    """Banners on the table from setup on can only be judged by leaving them out, which
+    the page does not run by itself: it names them and the command that would."""
+    from tests.test_simulate_leaveout import pennants
+
+    client = TestClient(create_app(Project(str(pennants(tmp_path / "pennants"))), watch=False))
+    started = client.post("/balance/start", data={"matches": 10, "agent": ["random"], "rotate": "true"},
+                          headers=JSON)
+    assert started.status_code == 202, started.text
+    assert wait_for_end(client)["state"] == "done"
+    html = client.get("/balance").text
+    note = html[html.index('id="balance-untested"'):html.index("</p>", html.index('id="balance-untested"'))]
+    assert "Flag (flagged); Pennant (pennant)" in note and "--leave-out-untested" in note
