@@ -55,6 +55,7 @@ class Settings:
     agents: tuple[str, ...] = (DEFAULT_AGENT,)
     max_actions: int = 20_000
     rotate: bool = True
+    untested: bool = False  # also leave out the cards no comparison can judge (simulate --leave-out-untested)
 
 
 def settings_problems(settings: Settings, seats: int) -> list[str]:
@@ -149,7 +150,7 @@ def _work(run: Run, target: str, lineups: Any, turn_limit: int, finished: Callab
     traces = Path(tempfile.gettempdir()) / f"cardsmith-studio-traces-{run.number}-{int(time.time())}"
 
     def told(label: str, n: int) -> None:
-        if label != target:  # a dominant deck's cards left out (engine/leaveout.py): matches not planned
+        if label != target:  # cards left out (engine/leaveout.py): matches not planned
             run.total += n
         run.done += n
         if run.cancel.is_set():
@@ -157,7 +158,8 @@ def _work(run: Run, target: str, lineups: Any, turn_limit: int, finished: Callab
 
     try:
         done = simulate_versions(Version(target, lineups), None, [], s.matches, s.seed, run.players, None, 1,
-                                 s.max_actions, list(s.agents), s.rotate, traces, turn_limit, told)
+                                 s.max_actions, list(s.agents), s.rotate, traces, turn_limit, told,
+                                 untested=s.untested)
         run.view = page_data(done, target, s, run.players, turn_limit, traces, len(done.results))
         if current_version() != run.version:
             run.view["changed"] = "the game changed while it ran: some matches may have used the newer version"

@@ -75,13 +75,15 @@ def balance_start(
     agent: Annotated[list[str] | None, Form(max_length=MAX_AGENT_TEXT)] = None,
     max_actions: Annotated[int, Form(ge=1, le=MAX_ACTIONS_LIMIT)] = MAX_ACTIONS,
     rotate: Annotated[bool, Form()] = False,
+    leave_out_untested: Annotated[bool, Form()] = False,
 ) -> Response:
     """Start a run of the game as it is now: 202 with its progress (409: one is running,
     or the game has errors; 400: a bad agent)."""
     kinds = tuple(k.strip() for k in (agent or []) if k.strip()) or (DEFAULT_AGENT,)
     if len(kinds) > 16:
         raise HTTPException(status_code=400, detail="too many agents")
-    settings = Settings(matches=matches, seed=seed, agents=kinds, max_actions=max_actions, rotate=rotate)
+    settings = Settings(matches=matches, seed=seed, agents=kinds, max_actions=max_actions, rotate=rotate,
+                        untested=leave_out_untested)
     project = project_of(request)
     snapshot = project.snapshot
     if snapshot.compiled is None:

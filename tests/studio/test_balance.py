@@ -173,9 +173,9 @@ def test_a_game_rarely_won_says_it_counts_who_placed_first() -> None:
     assert "first-place rate" in seats
 
 
-def test_cards_no_comparison_can_judge_are_named_with_the_command_that_would(tmp_path: Path) -> None:
+def test_cards_no_comparison_can_judge_are_named_and_left_out_when_asked(tmp_path: Path) -> None:
     """Banners on the table from setup on can only be judged by leaving them out, which
-    the page does not run by itself: it names them and the command that would."""
+    the page runs only when asked: until then it names them and how to ask."""
     from tests.test_simulate_leaveout import pennants
 
     client = TestClient(create_app(Project(str(pennants(tmp_path / "pennants"))), watch=False))
@@ -186,3 +186,12 @@ def test_cards_no_comparison_can_judge_are_named_with_the_command_that_would(tmp
     html = client.get("/balance").text
     note = html[html.index('id="balance-untested"'):html.index("</p>", html.index('id="balance-untested"'))]
     assert "Flag (flagged); Pennant (pennant)" in note and "--leave-out-untested" in note
+    started = client.post("/balance/start", data={"matches": 30, "agent": ["random"], "rotate": "true",
+                                                  "leave_out_untested": "true"}, headers=JSON)
+    assert started.status_code == 202, started.text
+    progress = wait_for_end(client, 120)
+    assert progress["state"] == "done" and progress["done"] == progress["total"] > 60  # 60 + the left-out twins
+    html = client.get("/balance").text
+    assert 'id="balance-untested"' not in html
+    left = html[html.index('id="balance-left-out"'):html.index("</table>", html.index('id="balance-left-out"'))]
+    assert "Flag" in left and "Pennant" in left
