@@ -71,17 +71,28 @@ class BodyWriter(ExprWriter):
             self.stmt(stmt, scope)
 
     def nested(self, body: list[ir.Stmt], scope: Scope) -> None:
+        known = dict(self.known)  # (a block run only sometimes: what it reads is not known after it)
         self.indent += 1
         self.block(body, scope)
         self.indent -= 1
+        self.known = {} if self.rebinds(body) else known
+
+    def rebinds(self, body: list[ir.Stmt]) -> bool:
+        """Does the block give a name another value? Then nothing read before it is known
+        after it, nor, in a loop, at the top of its body the next time round."""
+        return self.body_known and any(_binds(s) in (self.rebound or ()) for s in nodes(body))
 
     def loop_body(self, line: int, body: list[ir.Stmt], scope: Scope) -> None:
         """A loop's body counts a step each time round: the guard against rules that
         loop without end (straight-line code cannot loop, so only loops and calls count)."""
+        if self.rebinds(body):
+            self.known = {}
+        known = dict(self.known)
         self.indent += 1
         self.line(f"m.step({line!r})")
         self.block(body, scope)
         self.indent -= 1
+        self.known = known
 
 
     def stmt(self, s: ir.Stmt, scope: Scope) -> None:
@@ -89,7 +100,12 @@ class BodyWriter(ExprWriter):
         an `if` that test its later branches) map to its .cards line, a nested statement's
         to that statement's own."""
         outer, self.at = self.at, s.span.line
+        rebinds = self.body_known and _binds(s) in (self.rebound or ())
+        if rebinds:  # (a name given another value: what was read of it is not known after)
+            self.known = {}
         self._stmt(s, scope)
+        if rebinds:
+            self.known = {}
         if _rolls_dice(s) and not isinstance(s, ir.Return):
             # the `rolled` event follows the statement that rolled
             self.line("yield from m.emit_rolls(ctx)")
@@ -108,13 +124,18 @@ class BodyWriter(ExprWriter):
         self.line(f"{ident(s.name)} = {value}")
 
     def visit_If(self, s: ir.If, scope: Scope) -> None:
+        after_first: dict[str, str] = {}
         for i, branch in enumerate(s.branches):
             cond = self.expr(branch.condition, scope)
+            if i == 0:  # (only the first test is always asked: what a later one reads is not known after)
+                after_first = dict(self.known)
             self.line(f"{'if' if i == 0 else 'elif'} {cond}:")
             self.nested(branch.body, scope.child())
         if s.orelse is not None:
             self.line("else:")
             self.nested(s.orelse, scope.child())
+        blocks = [branch.body for branch in s.branches] + ([s.orelse] if s.orelse is not None else [])
+        self.known = {} if any(self.rebinds(block) for block in blocks) else after_first
 
     def visit_ForEach(self, s: ir.ForEach, scope: Scope) -> None:
         counted = self.int_range(s.source, scope)
@@ -333,6 +354,17 @@ def _query_call(code: str) -> bool:
         return True
     return isinstance(tree, ast.Call) and isinstance(tree.func, ast.Attribute) and tree.func.attr == "query" \
         and isinstance(tree.func.value, ast.Name) and tree.func.value.id == "q"
+
+
+def _binds(s: object) -> str | None:
+    """The local name a statement gives a value to, if any."""
+    if isinstance(s, ir.Let):
+        return s.name
+    if isinstance(s, ir.ForEach | ir.Choose):
+        return s.var
+    if isinstance(s, ir.Assign) and isinstance(s.target, ir.Ref):
+        return s.target.name
+    return None
 
 
 def rebound_names(body: list[ir.Stmt]) -> set[str]:
