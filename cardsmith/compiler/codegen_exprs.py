@@ -462,9 +462,10 @@ class ExprWriter(Visitor):
             first, held = self.held(obj)
             return (f"({self.hoist('m.game.enum_props')}.get(({held}.enum, {held}.name), rt.NO_PROPS).get({e.name!r}) "
                     f"if type({first}) is rt.EnumValue else rt.attr(m, {held}, {e.name!r}))")
-        if self.gen.counter_scopes.get(e.name) == "player":  # a player's counter (Combat Cards' p.exposure)
+        owner = {"player": "rt.Player", "card": "rt.Card"}.get(self.gen.counter_scopes.get(e.name, ""))
+        if owner is not None:  # a player's or a card's counter (Combat Cards' p.exposure, Kingdom Combat's u.damage)
             first, held = self.held(obj)
-            return (f"({held}.counters[{e.name!r}] if type({first}) is rt.Player and {e.name!r} in {held}.counters "
+            return (f"({held}.counters[{e.name!r}] if type({first}) is {owner} and {e.name!r} in {held}.counters "
                     f"else rt.attr(m, {held}, {e.name!r}))")
         return None
 
