@@ -107,10 +107,12 @@ def test_reads_and_calls_made_for_sure_are_kept(tmp_path: Path) -> None:
     assert sum(line.count("v_d.base['value']") for line in lines) == 3
     # `c.value`: read once where the last statement needs it (nothing before read it for sure)
     assert sum(line.count("v_c.base['value']") for line in lines) == 1
-    # far's loop gives `best` another value: spot(c) is computed in its test, again in the
-    # `set` (what was known is forgotten at a name given another value), and after the loop
+    # far's loop: spot(c) is computed in its test and kept for the `set` (giving `best` a
+    # value forgets only what names `best`); computed again after the loop (run maybe never)
     far = _body(game, "far")
-    assert far.count("v_c.position") == 3 * 2  # (position(c) read once a spot: x and y of one read)
+    assert far.count("v_c.position") == 2 * 2  # (position(c) read once a spot: x and y of one read)
+    # weigh: `set k to d` in a branch forgets spot(k) after the `if`: computed again in the return
+    assert [line for line in lines if line][-1].count("v_k.position") == 2
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -75,18 +75,27 @@ class BodyWriter(ExprWriter):
         self.indent += 1
         self.block(body, scope)
         self.indent -= 1
-        self.known = {} if self.rebinds(body) else known
+        self.known = known
+        self.forget(body)
 
-    def rebinds(self, body: list[ir.Stmt]) -> bool:
-        """Does the block give a name another value? Then nothing read before it is known
-        after it, nor, in a loop, at the top of its body the next time round."""
-        return self.body_known and any(_binds(s) in (self.rebound or ()) for s in nodes(body))
+    def forget_name(self, name: str) -> None:
+        """What is known of `name` (its stats read, the calls naming it: ExprWriter.known) is
+        forgotten: the name is given a value. (A key may name it only as a word: forgotten too.)"""
+        marks = (f"'{name}'", f"{ident(name)}.", f"'{ident(name)}'")
+        self.known = {key: temp for key, temp in self.known.items() if not any(mark in key for mark in marks)}
+
+    def forget(self, body: list[ir.Stmt]) -> None:
+        """What was known of a name the block gives a value to (a `let`, `set`, loop or
+        choice anywhere in it) is not known after it, nor, in a loop, at the top of its
+        body the next time round (forget_name)."""
+        if self.known:
+            for name in {name for s in nodes(body) if (name := _binds(s)) is not None}:
+                self.forget_name(name)
 
     def loop_body(self, line: int, body: list[ir.Stmt], scope: Scope) -> None:
         """A loop's body counts a step each time round: the guard against rules that
         loop without end (straight-line code cannot loop, so only loops and calls count)."""
-        if self.rebinds(body):
-            self.known = {}
+        self.forget(body)
         known = dict(self.known)
         self.indent += 1
         self.line(f"m.step({line!r})")
@@ -100,12 +109,12 @@ class BodyWriter(ExprWriter):
         an `if` that test its later branches) map to its .cards line, a nested statement's
         to that statement's own."""
         outer, self.at = self.at, s.span.line
-        rebinds = self.body_known and _binds(s) in (self.rebound or ())
-        if rebinds:  # (a name given another value: what was read of it is not known after)
-            self.known = {}
+        binds = _binds(s)
+        if binds is not None:  # (a name given a value: what was known of it, or of a name it hides, is not)
+            self.forget_name(binds)
         self._stmt(s, scope)
-        if rebinds:
-            self.known = {}
+        if binds is not None:
+            self.forget_name(binds)
         if _rolls_dice(s) and not isinstance(s, ir.Return):
             # the `rolled` event follows the statement that rolled
             self.line("yield from m.emit_rolls(ctx)")
@@ -135,11 +144,14 @@ class BodyWriter(ExprWriter):
             self.line("else:")
             self.nested(s.orelse, scope.child())
         blocks = [branch.body for branch in s.branches] + ([s.orelse] if s.orelse is not None else [])
-        self.known = {} if any(self.rebinds(block) for block in blocks) else after_first
+        self.known = after_first
+        for block in blocks:
+            self.forget(block)
 
     def visit_ForEach(self, s: ir.ForEach, scope: Scope) -> None:
         counted = self.int_range(s.source, scope)
         source = counted if counted is not None else self.expr(s.source, scope)
+        self.forget_name(s.var)  # (the source read a name the loop's variable may hide)
         inner = scope.child()
         each = isinstance(s.source, ir.Query) and s.source.det in EVERY_DETERMINERS
         inner.bind(s.var, card=each and isinstance(s.source, ir.Query)
