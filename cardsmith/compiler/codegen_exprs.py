@@ -93,8 +93,9 @@ class ExprWriter(Visitor):
         # a card's stat read into a temporary by a test that is always evaluated, while
         # the expression being written evaluates it (read -> temporary): a later read of
         # the same stat of the same variable reads the temporary (`it.face` three times in
-        # UNO's can_match, written in line). Emptied at each expression written, inside a
-        # query's condition, and after a part that is only evaluated sometimes.
+        # UNO's can_match, written in line). Emptied at each expression written (kept in a
+        # pure body: body_known), inside a query's condition; a part evaluated only sometimes
+        # adds nothing to it.
         self.known: dict[str, str] = {}
         self.depth = 0
         self.sharing = False
