@@ -227,7 +227,7 @@ def options(m: Match, source: Any, where: Callable[[Any], Any] | None, exclude_s
             ctx: Ctx | None = None) -> list[Any]:
     items = iterate(m, source)
     if where is not None:
-        items = [x for x in items if truth(where(x))]
+        items = [x for x in items if where(x)]  # (truth(v) is bool(v), as `if` asks it)
     if exclude_self and ctx is not None:
         items = [x for x in items if x is not ctx.self]
     return items
