@@ -524,7 +524,7 @@ def change_field(m: Match, obj: Any, field: str, op: str, value: Any, period: st
         m.set_card_counter(card, field, value if op == "set" else _combine(m, card.counters[field], op, value))
         return
     if field in m.game.statuses:
-        on = truth(value if op == "set" else True)
+        on = bool(value) if op == "set" else True  # (truth: bool)
         if (field in card.statuses) != on:  # (setting it to what it is is not a change)
             m.set_status(card, field, on)
             m.record("status", card=m.describe(card), status=field, on=on)
