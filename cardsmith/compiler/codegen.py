@@ -266,16 +266,18 @@ class CodeGenerator:
         return writer.yields
 
     def add(self, key: tuple[str, ...], name: str, params: list[str], origin: str, body: list[ir.Stmt],
-            scope: Scope, generator: bool = True, entry_step: bool = True) -> None:
+            scope: Scope, generator: bool = True, entry_step: bool = True, pure: bool = False) -> None:
         writer = BodyWriter(self)
         writer.entry_step = entry_step
+        writer.body_known = pure
         writer.block(body, scope)
         self.functions.append(function(name, params, origin, writer, generator=generator))
         self.handlers.append((repr(key), name))
 
     def add_expr(self, key: tuple[str, ...], name: str, params: list[str], origin: str, expr: ir.Expr,
-                 scope: Scope) -> None:
+                 scope: Scope, pure: bool = False) -> None:
         writer = BodyWriter(self)
+        writer.body_known = pure
         value = writer.expr(expr, scope, decide=False)
         writer.line(f"return {value}")
         self.functions.append(function(name, params, origin, writer, generator=False))
@@ -297,12 +299,13 @@ class CodeGenerator:
             params = [ident(q.name) for q in f.params]
             if f.expr is not None:
                 self.add_expr(("function", f.name), ident(f.name, "F_"), params, self.origin(f, f"function {f.name}"),
-                              f.expr, scope)
+                              f.expr, scope, pure=f.name in self.pure)
             else:
                 # a call counts a step as the guard against rules that never end; a function
                 # no call cycle leads back to can only end (its loops count their own steps)
                 self.add(("function", f.name), ident(f.name, "F_"), params, self.origin(f, f"function {f.name}"),
-                         f.body, scope, generator=f.name in self.body_functions, entry_step=f.name in self.recursive)
+                         f.body, scope, generator=f.name in self.body_functions, entry_step=f.name in self.recursive,
+                         pure=f.name in self.pure and f.name not in self.body_functions)
         for i, s in enumerate(g.setup):
             self.add(("setup", str(i)), f"S_setup_{i}", [], self.origin(s, "setup"), s.body, Scope())
         for z in g.zones:

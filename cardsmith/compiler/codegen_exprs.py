@@ -93,11 +93,18 @@ class ExprWriter(Visitor):
         # a card's stat read into a temporary by a test that is always evaluated, while
         # the expression being written evaluates it (read -> temporary): a later read of
         # the same stat of the same variable reads the temporary (`it.face` three times in
-        # UNO's can_match, written in line). Emptied at each expression written, inside a
-        # query's condition, and after a part that is only evaluated sometimes.
+        # UNO's can_match, written in line). Emptied at each expression written (kept in a
+        # pure body: body_known), inside a query's condition; a part evaluated only sometimes
+        # adds nothing to it.
         self.known: dict[str, str] = {}
         self.depth = 0
         self.sharing = False
+        # the body of a function that changes nothing (purity.py): what one statement reads
+        # for sure stays known in the statements after it (BodyWriter scopes it by block),
+        # and so does each call it makes for sure (`position(carrier(u))`, four times in Two
+        # Kingdoms' `reaches` through `spaces` and `orthogonal` written in line)
+        self.body_known = False
+        self.maybe = 0  # (parts being written that are evaluated only sometimes: sometimes())
 
     def line(self, text: str) -> None:
         if "yield" in text:  # (a string literal with the word in it only costs a generator)
@@ -123,7 +130,7 @@ class ExprWriter(Visitor):
         or pick at random are hoisted into a choice before the current statement."""
         if e is None:
             return "None"
-        if self.depth == 0:
+        if self.depth == 0 and not self.body_known:
             self.known = {}
         self.depth += 1
         try:
@@ -136,18 +143,21 @@ class ExprWriter(Visitor):
         """Code for a condition asked of each card (`it` is another card each time, in a
         function of its own): no read made outside it, nor inside it, is known across it."""
         known, self.known = self.known, {}
+        maybe, self.maybe = self.maybe, 1  # (a call it makes is not kept: asked once a card)
         try:
             return self.expr(e, scope, decide=False)
         finally:
-            self.known = known
+            self.known, self.maybe = known, maybe
 
     def sometimes(self, write: Callable[[], str]) -> str:
         """Code for a part evaluated only sometimes (a branch): what it reads is not known after it."""
         known = dict(self.known)
+        self.maybe += 1
         try:
             return write()
         finally:
             self.known = known
+            self.maybe -= 1
 
     def generic_visit(self, node: object, *args: object) -> str:
         raise CodegenError(f"cannot compile {type(node).__name__}")
@@ -181,8 +191,20 @@ class ExprWriter(Visitor):
         return self.attr(e, scope)
 
     def visit_Call(self, e: ir.Call, scope: Scope, decide: bool) -> str:
-        if (known := self.known.get(codegen_compare.call_key(e, scope))) is not None:
-            return known  # a remembered call this expression has made already (codegen_compare._remember)
+        key = codegen_compare.call_key(e, scope)
+        if (known := self.known.get(key)) is not None:
+            return known  # a call made already (codegen_compare._remember; a pure body's, below)
+        code = self.call(e, scope)
+        if not self.body_known or self.maybe or self.depth == 1 or inline.plain(code) or key in self.known:
+            return code
+        # in a body that changes nothing, a call made for sure is kept for the later ones:
+        # the same arguments (no name they read is given another value: BodyWriter.stmt)
+        # give the same value, and a call that raised has ended the body
+        self.gen.inline_temps += 1
+        temp = self.known[key] = f"_i{self.gen.inline_temps}"
+        return f"({temp} := {code})"
+
+    def call(self, e: ir.Call, scope: Scope) -> str:
         if e.func == "in_region" and e.func in self.gen.native_functions:
             region = self.region_in_line(e, scope)
             if region is not None:
@@ -441,9 +463,10 @@ class ExprWriter(Visitor):
             first, held = self.held(obj)
             return (f"({self.hoist('m.game.enum_props')}.get(({held}.enum, {held}.name), rt.NO_PROPS).get({e.name!r}) "
                     f"if type({first}) is rt.EnumValue else rt.attr(m, {held}, {e.name!r}))")
-        if self.gen.counter_scopes.get(e.name) == "player":  # a player's counter (Combat Cards' p.exposure)
+        owner = {"player": "rt.Player", "card": "rt.Card"}.get(self.gen.counter_scopes.get(e.name, ""))
+        if owner is not None:  # a player's or a card's counter (Combat Cards' p.exposure, Kingdom Combat's u.damage)
             first, held = self.held(obj)
-            return (f"({held}.counters[{e.name!r}] if type({first}) is rt.Player and {e.name!r} in {held}.counters "
+            return (f"({held}.counters[{e.name!r}] if type({first}) is {owner} and {e.name!r} in {held}.counters "
                     f"else rt.attr(m, {held}, {e.name!r}))")
         return None
 
@@ -565,7 +588,7 @@ class ExprWriter(Visitor):
             # source of a `choose`, a loop), the card whose rule runs is left out
             adjectives.append("other")
         plan = self.zone_plan(e, inner)
-        scanning = codegen_scan.scans(e, adjectives, plan)
+        scanning = codegen_scan.scans(e, adjectives, plan) and codegen_scan.in_line_words(self.gen.game, adjectives)
         outer, self.hoisted = self.hoisted, ({} if scanning else self.hoisted)
         try:
             condition = self.apart(e.where, inner) if e.where is not None else None
@@ -581,6 +604,7 @@ class ExprWriter(Visitor):
             self.gen.inline_temps += 1
             before.insert(0, f"(_i{self.gen.inline_temps} := {zone})")
             zone = f"_i{self.gen.inline_temps}"
+        condition = codegen_scan.with_adjectives(adjectives, condition)
         return found, codegen_scan.scan(self.gen.game, e.noun, zone, condition, before)
 
     def zone_plan(self, e: ir.Query, inner: Scope) -> str:

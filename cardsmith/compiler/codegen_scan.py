@@ -51,14 +51,41 @@ class Scan:
 # the player nouns whose pool is every player still in the game (`opponents` leaves you out)
 _EVERY_PLAYER = frozenset({"player", "players"})
 
+# adjectives a scan of cards tests in line, as queries.narrow tests them (a game's status of
+# the same name is what narrow asks first: a query with one is left to q.query). Two
+# Kingdoms asks "enemy unattached unit ... where reaches(striker, it)" for every striker.
+_IN_LINE_WORDS = {
+    "friendly": "v_it.controller is ctx.you",
+    "enemy": "v_it.controller is not None and v_it.controller is not ctx.you",
+    "unattached": "v_it.host is None",
+    "attached": "v_it.host is not None",
+}
+
 
 def scans(e: ir.Query, adjectives: list[str], plan: str) -> bool:
     """Is the query written as a Scan? When q.query would only filter its pool by the
-    condition, or take it whole: cards, or every player (no zone), with no adjective and
-    no plan by zone."""
+    condition (and adjectives tested in line: in_line_words), or take it whole: cards, or
+    every player (no zone), with no plan by zone."""
     noun = e.noun.lower()
-    return not adjectives and not plan and (noun not in ir.PLAYER_NOUNS
-                                            or (noun in _EVERY_PLAYER and e.zone is None))
+    if plan:
+        return False
+    if noun in ir.PLAYER_NOUNS:
+        return not adjectives and noun in _EVERY_PLAYER and e.zone is None
+    return all(word in _IN_LINE_WORDS for word in adjectives)
+
+
+def in_line_words(game: ir.Game, adjectives: list[str]) -> bool:
+    """May the adjectives be tested in line? Not where the game names a status so (narrow reads it first)."""
+    return not {s.name for s in game.statuses}.intersection(adjectives)
+
+
+def with_adjectives(adjectives: list[str], condition: str | None) -> str | None:
+    """The condition asked of each card after the adjectives' tests, in their order (as
+    narrow narrows by each in turn, then asks the condition of the cards left)."""
+    tests = [_IN_LINE_WORDS[word] for word in adjectives]
+    if condition is not None:
+        tests.append(f"({condition})")
+    return " and ".join(tests) if tests else None
 
 
 def pool(game: ir.Game, noun: str, zone: str) -> str:

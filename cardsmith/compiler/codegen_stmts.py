@@ -71,17 +71,37 @@ class BodyWriter(ExprWriter):
             self.stmt(stmt, scope)
 
     def nested(self, body: list[ir.Stmt], scope: Scope) -> None:
+        known = dict(self.known)  # (a block run only sometimes: what it reads is not known after it)
         self.indent += 1
         self.block(body, scope)
         self.indent -= 1
+        self.known = known
+        self.forget(body)
+
+    def forget_name(self, name: str) -> None:
+        """What is known of `name` (its stats read, the calls naming it: ExprWriter.known) is
+        forgotten: the name is given a value. (A key may name it only as a word: forgotten too.)"""
+        marks = (f"'{name}'", f"{ident(name)}.", f"'{ident(name)}'")
+        self.known = {key: temp for key, temp in self.known.items() if not any(mark in key for mark in marks)}
+
+    def forget(self, body: list[ir.Stmt]) -> None:
+        """What was known of a name the block gives a value to (a `let`, `set`, loop or
+        choice anywhere in it) is not known after it, nor, in a loop, at the top of its
+        body the next time round (forget_name)."""
+        if self.known:
+            for name in {name for s in nodes(body) if (name := _binds(s)) is not None}:
+                self.forget_name(name)
 
     def loop_body(self, line: int, body: list[ir.Stmt], scope: Scope) -> None:
         """A loop's body counts a step each time round: the guard against rules that
         loop without end (straight-line code cannot loop, so only loops and calls count)."""
+        self.forget(body)
+        known = dict(self.known)
         self.indent += 1
         self.line(f"m.step({line!r})")
         self.block(body, scope)
         self.indent -= 1
+        self.known = known
 
 
     def stmt(self, s: ir.Stmt, scope: Scope) -> None:
@@ -89,7 +109,12 @@ class BodyWriter(ExprWriter):
         an `if` that test its later branches) map to its .cards line, a nested statement's
         to that statement's own."""
         outer, self.at = self.at, s.span.line
+        binds = _binds(s)
+        if binds is not None:  # (a name given a value: what was known of it, or of a name it hides, is not)
+            self.forget_name(binds)
         self._stmt(s, scope)
+        if binds is not None:
+            self.forget_name(binds)
         if _rolls_dice(s) and not isinstance(s, ir.Return):
             # the `rolled` event follows the statement that rolled
             self.line("yield from m.emit_rolls(ctx)")
@@ -108,17 +133,25 @@ class BodyWriter(ExprWriter):
         self.line(f"{ident(s.name)} = {value}")
 
     def visit_If(self, s: ir.If, scope: Scope) -> None:
+        after_first: dict[str, str] = {}
         for i, branch in enumerate(s.branches):
             cond = self.expr(branch.condition, scope)
+            if i == 0:  # (only the first test is always asked: what a later one reads is not known after)
+                after_first = dict(self.known)
             self.line(f"{'if' if i == 0 else 'elif'} {cond}:")
             self.nested(branch.body, scope.child())
         if s.orelse is not None:
             self.line("else:")
             self.nested(s.orelse, scope.child())
+        blocks = [branch.body for branch in s.branches] + ([s.orelse] if s.orelse is not None else [])
+        self.known = after_first
+        for block in blocks:
+            self.forget(block)
 
     def visit_ForEach(self, s: ir.ForEach, scope: Scope) -> None:
         counted = self.int_range(s.source, scope)
         source = counted if counted is not None else self.expr(s.source, scope)
+        self.forget_name(s.var)  # (the source read a name the loop's variable may hide)
         inner = scope.child()
         each = isinstance(s.source, ir.Query) and s.source.det in EVERY_DETERMINERS
         inner.bind(s.var, card=each and isinstance(s.source, ir.Query)
@@ -333,6 +366,17 @@ def _query_call(code: str) -> bool:
         return True
     return isinstance(tree, ast.Call) and isinstance(tree.func, ast.Attribute) and tree.func.attr == "query" \
         and isinstance(tree.func.value, ast.Name) and tree.func.value.id == "q"
+
+
+def _binds(s: object) -> str | None:
+    """The local name a statement gives a value to, if any."""
+    if isinstance(s, ir.Let):
+        return s.name
+    if isinstance(s, ir.ForEach | ir.Choose):
+        return s.var
+    if isinstance(s, ir.Assign) and isinstance(s.target, ir.Ref):
+        return s.target.name
+    return None
 
 
 def rebound_names(body: list[ir.Stmt]) -> set[str]:

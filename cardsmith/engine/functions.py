@@ -112,14 +112,31 @@ def fn_card_at(m: Match, ctx: Ctx, zone: Any, cell: Any) -> Card | None:
 
 
 def fn_has_keyword(m: Match, ctx: Ctx, card: Any, keyword: Any) -> bool:
+    """keywords_of's answer read without its list (Kingdom Combat asks ~12 an action): the
+    printed keywords, then what the statics reaching the card grant it, each such static
+    counted for the dead-rule report as keywords_of counts it."""
     if not isinstance(card, Card):
         return False
-    for k, _ in m.keywords_of(card):  # (a plain loop: any() would make a generator per card asked)
-        if k == keyword:
-            if m.tally is not None:
-                m.tally.read(keyword)
-            return True
-    return False
+    tally = m.tally
+    found = False
+    definition = card.definition
+    if definition is not None:
+        for k, _ in definition.keywords:
+            if k == keyword:
+                if tally is None:
+                    return True
+                found = True
+                break
+    if not m._in_statics:
+        for key, reached, granted in m._grants():
+            if id(card) in reached:
+                if tally is not None:
+                    tally.static(key)
+                if not found:
+                    found = any(k == keyword for k, _ in granted)
+    if found and tally is not None:
+        tally.read(keyword)
+    return found
 
 
 def fn_keyword_value(m: Match, ctx: Ctx, card: Any, keyword: Any, position: Any = 1) -> Any:

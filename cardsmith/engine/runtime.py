@@ -227,7 +227,7 @@ def options(m: Match, source: Any, where: Callable[[Any], Any] | None, exclude_s
             ctx: Ctx | None = None) -> list[Any]:
     items = iterate(m, source)
     if where is not None:
-        items = [x for x in items if truth(where(x))]
+        items = [x for x in items if where(x)]  # (truth(v) is bool(v), as `if` asks it)
     if exclude_self and ctx is not None:
         items = [x for x in items if x is not ctx.self]
     return items
@@ -524,7 +524,7 @@ def change_field(m: Match, obj: Any, field: str, op: str, value: Any, period: st
         m.set_card_counter(card, field, value if op == "set" else _combine(m, card.counters[field], op, value))
         return
     if field in m.game.statuses:
-        on = truth(value if op == "set" else True)
+        on = bool(value) if op == "set" else True  # (truth: bool)
         if (field in card.statuses) != on:  # (setting it to what it is is not a change)
             m.set_status(card, field, on)
             m.record("status", card=m.describe(card), status=field, on=on)
