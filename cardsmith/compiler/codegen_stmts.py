@@ -254,10 +254,20 @@ class BodyWriter(ExprWriter):
         if new is None:  # (the checker allows only these three)
             self.line(f"rt.change_field(m, {obj}, {field!r}, {op!r}, {value}, None, None)")
             return
+        # (a counter set to an int it can hold that it holds already is no change: the
+        # setters return at once, so it is not called — Combat Cards' section resets, ~9 an action)
+        same = op == "set" and _INT.match(value) is not None and _holds(self.gen.game, field, int(value))
+        old = self.fresh() if same else ""
         self.line(f"if type({obj}) is rt.Player:")
-        self.line(f"    m.set_counter({obj}, {field!r}, {new(f'{obj}.counters.get({field!r}, 0)')})")
+        if same:
+            self.line(f"    if type(({old} := {obj}.counters.get({field!r}))) is not int or {old} != {value}:")
+        self.line(f"    {'    ' if same else ''}m.set_counter({obj}, {field!r}, "
+                  f"{new(f'{obj}.counters.get({field!r}, 0)')})")
         self.line(f"elif type({obj}) is rt.Card and {field!r} in {obj}.counters:")
-        self.line(f"    m.set_card_counter({obj}, {field!r}, {new(f'{obj}.counters[{field!r}]')})")
+        if same:
+            self.line(f"    if type(({old} := {obj}.counters[{field!r}])) is not int or {old} != {value}:")
+        self.line(f"    {'    ' if same else ''}m.set_card_counter({obj}, {field!r}, "
+                  f"{new(f'{obj}.counters[{field!r}]')})")
         self.line("else:")
         self.line(f"    rt.change_field(m, {obj}, {field!r}, {op!r}, {value}, None, None)")
 
@@ -323,6 +333,20 @@ class BodyWriter(ExprWriter):
             inner.bind("it")
             where = f"(lambda v_it: {self.expr(s.condition, inner, decide=False)})"
         return f"rt.options(m, {source}, {where})"
+
+
+def _holds(game: ir.Game, counter: str, value: int) -> bool:
+    """Is `value` within the bounds of every counter of that name, as written (an int
+    literal or none)? Then the setters' clamp leaves it as it is (counters.py)."""
+    for decl in game.counters:
+        if decl.name != counter:
+            continue
+        for bound, low in ((decl.min, True), (decl.max, False)):
+            if bound is None:
+                continue
+            if not isinstance(bound, ir.Num) or bound.den != 1 or (value < bound.num if low else value > bound.num):
+                return False
+    return True
 
 
 def _query_call(code: str) -> bool:
