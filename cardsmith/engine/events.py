@@ -295,24 +295,33 @@ class EventsAndStatics:
             scanned, kind = where
             # (when the cards that hear the event are all of one type, a zone holding none of
             # that type is passed over whole: Combat Cards' pile of resources, at every event)
-            hearing = [c for z in scanned for c in z.cards if c.name in listening] if kind is None else \
-                [c for z in scanned if z.types.get(kind) for c in z.cards if c.name in listening]
+            # (a loop, not a comprehension: cheaper over a few zones of a few cards)
+            hearing = []
+            for z in scanned:
+                if kind is None or z.types.get(kind):
+                    for c in z.cards:
+                        if c.name in listening:
+                            hearing.append(c)
             for card in hearing:
                 for handler, zones, keyword, kargs in game.reactions(event, card.name):
-                    if self._in_play(card, zones):
-                        # (guarded's first step in line: most reactions finish, their condition
-                        # unmet, without asking anything, so need no guarding generator)
-                        program = handler(self, rt.Ctx(card.controller, card, keyword, kargs), args)
-                        try:
-                            request = program.send(None)
-                        except StopIteration as stop:
-                            done = stop.value
-                        except rt.Fizzled:
-                            done = None
-                        else:
-                            done = yield from self.guarded(program, request)
-                        if self.tally is not None and done is not rt.UNMET:
-                            self._fired(handler)
+                    # (_in_play in line where it is plain: the card's zone named, or a public one)
+                    zone = card.zone
+                    if zone is None or (zone.name not in zones if zones else
+                                        zone.visibility != "public" and not self._in_play(card, zones)):
+                        continue
+                    # (guarded's first step in line: most reactions finish, their condition
+                    # unmet, without asking anything, so need no guarding generator)
+                    program = handler(self, rt.Ctx(card.controller, card, keyword, kargs), args)
+                    try:
+                        request = program.send(None)
+                    except StopIteration as stop:
+                        done = stop.value
+                    except rt.Fizzled:
+                        done = None
+                    else:
+                        done = yield from self.guarded(program, request)
+                    if self.tally is not None and done is not rt.UNMET:
+                        self._fired(handler)
         finally:
             self.depth -= 1
         return None
