@@ -22,7 +22,7 @@ from pathlib import PurePath
 
 import jinja2
 
-from cardsmith.compiler import legality, queryplan
+from cardsmith.compiler import codegen_index, legality, queryplan
 from cardsmith.compiler.codegen_exprs import ExprWriter, Scope, ident
 from cardsmith.compiler.codegen_stmts import BodyWriter
 from cardsmith.compiler.inline import inlinable_functions
@@ -171,9 +171,10 @@ class CodeGenerator:
         # choice, a procedure call) are generators, driven by rt.run_pure — which reports
         # the request as an error; every other function is a plain Python function
         self.body_functions: set[str] = set()
-        self.pure = pure_functions(game)
         # (player zones only where the name means nothing else: field_kinds' "player_zone")
         self.field_kinds = field_kinds(game)
+        # (a function only looking a card up in a stat's table: computed, codegen_index.looked_up)
+        self.pure = codegen_index.looked_up(game, pure_functions(game), self.field_kinds)
         self.match_constant = match_constant_functions(
             game, {z.name for z in game.zones if z.scope != "player"},
             {name for name, kind in self.field_kinds.items() if kind == "player_zone"})

@@ -19,7 +19,7 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from cardsmith.compiler import codegen_scan, inline
+from cardsmith.compiler import codegen_first, codegen_scan, inline
 from cardsmith.compiler.codegen_exprs import CodegenError, ExprWriter, Scope, ident
 from cardsmith.compiler.purity import nodes
 from cardsmith.dsl import ir
@@ -124,6 +124,8 @@ class BodyWriter(ExprWriter):
         inner.bind(s.var, card=each and isinstance(s.source, ir.Query)
                    and s.source.noun.lower() not in ir.PLAYER_NOUNS and s.var not in (self.rebound or ()))
         # a query's result, a range and the players (rt.players) are new lists: looped over as they are
+        if each and codegen_first.returns_at_once(s.body):
+            source = codegen_first.lazily(source) or source  # (no list: the first card found is all it reads)
         if each or counted is not None or source == "rt.players(m)":
             self.line(f"for {ident(s.var)} in {source}:")
         else:

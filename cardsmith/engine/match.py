@@ -29,6 +29,7 @@ from cardsmith.engine import runtime as rt
 from cardsmith.engine.counters import Counters
 from cardsmith.engine.events import MAX_DEPTH, EventsAndStatics
 from cardsmith.engine.scenario_steps import ScenarioSteps
+from cardsmith.engine.statindex import StatIndex
 from cardsmith.engine.turnorder import TurnOrder
 from cardsmith.model.state import Card, Player, Zone, log_describe, set_counted
 
@@ -62,7 +63,7 @@ class _BoundNatives(dict[str, Callable[..., Any]]):
         return bound
 
 
-class Match(Counters, EventsAndStatics, ScenarioSteps, TurnOrder):
+class Match(Counters, EventsAndStatics, ScenarioSteps, StatIndex, TurnOrder):
     flow_started = False  # a scenario running on the played flow (engine/scenario_flow.py)
     reports_expectations = False  # a failed `expect` raised inside the flow fails a scenario
     ranking: list[tuple[Player, tuple[Any, ...]]]  # set by `end the game` with a `scoring` (natives.end_game)
@@ -572,8 +573,7 @@ class Match(Counters, EventsAndStatics, ScenarioSteps, TurnOrder):
             return None  # nothing changed since the checks last found nothing to do
         checks = self._check_handlers
         if not checks and not self.whiles_in_use:
-            # no check to run (the state changed, but nothing reads it but who is left
-            # standing): one pass, as the loop below would make it
+            # no check to run (the state changed, but only who is left standing reads it): one pass
             self._last_standing()
             self._checked = (self.version, self.current, self.turn_number, self.round_number)
             return None
