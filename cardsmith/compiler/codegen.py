@@ -182,6 +182,7 @@ class CodeGenerator:
         # small pure functions written in line where they are called (inline.py)
         self.inlinable = inlinable_functions(game, self.pure, self.match_constant)
         self.inline_temps = 0  # temporaries holding such a function's arguments
+        self.in_function = False  # writing the game's functions (generate)
         self.procedures = {p.name: p for p in game.procedures}
         # procedures some rule, card or keyword hooks: calls to them go through the engine
         self.hooked = hooked_procedures(game)
@@ -291,6 +292,7 @@ class CodeGenerator:
             params = [ident(q.name) for q in p.params]
             self.add(("procedure", p.name), ident(p.name, "P_"), params, self.origin(p, f"procedure {p.name}"),
                      p.body, scope)
+        self.in_function = True  # (codegen_index: a function's queries are asked again and again)
         for f in g.functions:
             if f.native:
                 continue
@@ -304,6 +306,7 @@ class CodeGenerator:
                 # no call cycle leads back to can only end (its loops count their own steps)
                 self.add(("function", f.name), ident(f.name, "F_"), params, self.origin(f, f"function {f.name}"),
                          f.body, scope, generator=f.name in self.body_functions, entry_step=f.name in self.recursive)
+        self.in_function = False
         for i, s in enumerate(g.setup):
             self.add(("setup", str(i)), f"S_setup_{i}", [], self.origin(s, "setup"), s.body, Scope())
         for z in g.zones:

@@ -51,11 +51,13 @@ class IndexedScan(Scan):
 def indexed(w: ExprWriter, e: ir.Query, scope: Scope, zone: str, scan: Scan) -> Scan:
     """The query's scan, as an IndexedScan where its condition is `it.<stat> == <variable>`
     (either way round) over the cards of one type in a zone held in a variable; `scan`
-    itself otherwise. `scope`: the query's own (where `it` is not yet bound)."""
+    itself otherwise. `scope`: the query's own (where `it` is not yet bound). Only in the
+    game's functions, asked again and again in one state (a procedure's `first resource in
+    the pile where ...`, asked once, stops at its first find: a table would cost more)."""
     where = e.where
     type_name = _card_type(w.gen.game, e.noun)
-    if not isinstance(where, ir.Compare) or where.op != "==" or scan.condition is None or type_name is None \
-            or not VARIABLE.match(zone):
+    if not w.gen.in_function or not isinstance(where, ir.Compare) or where.op != "==" or scan.condition is None \
+            or type_name is None or not VARIABLE.match(zone):
         return scan
     left, right = where.left, where.right
     if not _stat_of_it(left):
