@@ -22,7 +22,7 @@ from pathlib import PurePath
 
 import jinja2
 
-from cardsmith.compiler import legality, queryplan
+from cardsmith.compiler import codegen_index, legality, queryplan
 from cardsmith.compiler.codegen_exprs import ExprWriter, Scope, ident
 from cardsmith.compiler.codegen_stmts import BodyWriter
 from cardsmith.compiler.inline import inlinable_functions
@@ -171,9 +171,10 @@ class CodeGenerator:
         # choice, a procedure call) are generators, driven by rt.run_pure — which reports
         # the request as an error; every other function is a plain Python function
         self.body_functions: set[str] = set()
-        self.pure = pure_functions(game)
         # (player zones only where the name means nothing else: field_kinds' "player_zone")
         self.field_kinds = field_kinds(game)
+        # (a function only looking a card up in a stat's table: computed, codegen_index.looked_up)
+        self.pure = codegen_index.looked_up(game, pure_functions(game), self.field_kinds)
         self.match_constant = match_constant_functions(
             game, {z.name for z in game.zones if z.scope != "player"},
             {name for name, kind in self.field_kinds.items() if kind == "player_zone"})
@@ -181,6 +182,7 @@ class CodeGenerator:
         # small pure functions written in line where they are called (inline.py)
         self.inlinable = inlinable_functions(game, self.pure, self.match_constant)
         self.inline_temps = 0  # temporaries holding such a function's arguments
+        self.in_function = False  # writing the game's functions (generate)
         self.procedures = {p.name: p for p in game.procedures}
         # procedures some rule, card or keyword hooks: calls to them go through the engine
         self.hooked = hooked_procedures(game)
@@ -292,6 +294,7 @@ class CodeGenerator:
             params = [ident(q.name) for q in p.params]
             self.add(("procedure", p.name), ident(p.name, "P_"), params, self.origin(p, f"procedure {p.name}"),
                      p.body, scope)
+        self.in_function = True  # (codegen_index: a function's queries are asked again and again)
         for f in g.functions:
             if f.native:
                 continue
@@ -306,6 +309,7 @@ class CodeGenerator:
                 self.add(("function", f.name), ident(f.name, "F_"), params, self.origin(f, f"function {f.name}"),
                          f.body, scope, generator=f.name in self.body_functions, entry_step=f.name in self.recursive,
                          pure=f.name in self.pure and f.name not in self.body_functions)
+        self.in_function = False
         for i, s in enumerate(g.setup):
             self.add(("setup", str(i)), f"S_setup_{i}", [], self.origin(s, "setup"), s.body, Scope())
         for z in g.zones:

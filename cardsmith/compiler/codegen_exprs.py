@@ -18,6 +18,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from cardsmith.compiler import codegen_compare, codegen_memo, codegen_natives, codegen_scan, inline, queryplan
+from cardsmith.compiler.codegen_index import indexed
 from cardsmith.dsl import ir
 from cardsmith.dsl.visitor import Visitor, members
 from cardsmith.dsl.words import EVERY_DETERMINERS
@@ -604,8 +605,9 @@ class ExprWriter(Visitor):
             self.gen.inline_temps += 1
             before.insert(0, f"(_i{self.gen.inline_temps} := {zone})")
             zone = f"_i{self.gen.inline_temps}"
-        condition = codegen_scan.with_adjectives(adjectives, condition)
-        return found, codegen_scan.scan(self.gen.game, e.noun, zone, condition, before)
+        scan = codegen_scan.scan(self.gen.game, e.noun, zone, codegen_scan.with_adjectives(adjectives, condition),
+                                 before)
+        return found, scan if adjectives else indexed(self, e, scope, zone, scan)  # (by a stat's value: a table)
 
     def zone_plan(self, e: ir.Query, inner: Scope) -> str:
         """Extra arguments of q.query when part of the condition reads a card only by its

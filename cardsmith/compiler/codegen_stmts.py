@@ -19,7 +19,7 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from cardsmith.compiler import codegen_scan, inline
+from cardsmith.compiler import codegen_first, codegen_scan, inline
 from cardsmith.compiler.codegen_exprs import CodegenError, ExprWriter, Scope, ident
 from cardsmith.compiler.purity import nodes
 from cardsmith.dsl import ir
@@ -157,6 +157,8 @@ class BodyWriter(ExprWriter):
         inner.bind(s.var, card=each and isinstance(s.source, ir.Query)
                    and s.source.noun.lower() not in ir.PLAYER_NOUNS and s.var not in (self.rebound or ()))
         # a query's result, a range and the players (rt.players) are new lists: looped over as they are
+        if each and codegen_first.returns_at_once(s.body):
+            source = codegen_first.lazily(source) or source  # (no list: the first card found is all it reads)
         if each or counted is not None or source == "rt.players(m)":
             self.line(f"for {ident(s.var)} in {source}:")
         else:
@@ -287,10 +289,20 @@ class BodyWriter(ExprWriter):
         if new is None:  # (the checker allows only these three)
             self.line(f"rt.change_field(m, {obj}, {field!r}, {op!r}, {value}, None, None)")
             return
+        # (a counter set to an int it can hold that it holds already is no change: the
+        # setters return at once, so it is not called — Combat Cards' section resets, ~9 an action)
+        same = op == "set" and _INT.match(value) is not None and _holds(self.gen.game, field, int(value))
+        old = self.fresh() if same else ""
         self.line(f"if type({obj}) is rt.Player:")
-        self.line(f"    m.set_counter({obj}, {field!r}, {new(f'{obj}.counters.get({field!r}, 0)')})")
+        if same:
+            self.line(f"    if type(({old} := {obj}.counters.get({field!r}))) is not int or {old} != {value}:")
+        self.line(f"    {'    ' if same else ''}m.set_counter({obj}, {field!r}, "
+                  f"{new(f'{obj}.counters.get({field!r}, 0)')})")
         self.line(f"elif type({obj}) is rt.Card and {field!r} in {obj}.counters:")
-        self.line(f"    m.set_card_counter({obj}, {field!r}, {new(f'{obj}.counters[{field!r}]')})")
+        if same:
+            self.line(f"    if type(({old} := {obj}.counters[{field!r}])) is not int or {old} != {value}:")
+        self.line(f"    {'    ' if same else ''}m.set_card_counter({obj}, {field!r}, "
+                  f"{new(f'{obj}.counters[{field!r}]')})")
         self.line("else:")
         self.line(f"    rt.change_field(m, {obj}, {field!r}, {op!r}, {value}, None, None)")
 
@@ -356,6 +368,20 @@ class BodyWriter(ExprWriter):
             inner.bind("it")
             where = f"(lambda v_it: {self.expr(s.condition, inner, decide=False)})"
         return f"rt.options(m, {source}, {where})"
+
+
+def _holds(game: ir.Game, counter: str, value: int) -> bool:
+    """Is `value` within the bounds of every counter of that name, as written (an int
+    literal or none)? Then the setters' clamp leaves it as it is (counters.py)."""
+    for decl in game.counters:
+        if decl.name != counter:
+            continue
+        for bound, low in ((decl.min, True), (decl.max, False)):
+            if bound is None:
+                continue
+            if not isinstance(bound, ir.Num) or bound.den != 1 or (value < bound.num if low else value > bound.num):
+                return False
+    return True
 
 
 def _query_call(code: str) -> bool:

@@ -60,7 +60,10 @@ class Counters:
         return owner.counters.get(name, 0)
 
     def set_counter(self, owner: Player | None, name: str, value: Any) -> None:
-        value = self._clamp(name, value)
+        # (_clamp's int case in line: an int within its bounds, or with none, is itself)
+        if type(value) is not int or ((b := self.game.bounds.get(name)) is not None and (
+                (b[0] is not None and value < b[0]) or (b[1] is not None and value > b[1]))):
+            value = self._clamp(name, value)
         table: dict[str, Any] = self.shared if owner is None else owner.counters
         had, old = name in table, table.get(name)
         if had and type(old) is type(value) and old == value:
@@ -80,7 +83,10 @@ class Counters:
     def set_card_counter(self, card: Card, name: str, value: Number) -> None:
         counters = card.counters
         old = counters.get(name, 0)
-        value = self._clamp(name, value)
+        # (_clamp's int case in line: an int within its bounds, or with none, is itself)
+        if type(value) is not int or ((b := self.game.bounds.get(name)) is not None and (
+                (b[0] is not None and value < b[0]) or (b[1] is not None and value > b[1]))):
+            value = self._clamp(name, value)
         if name in counters and type(old) is type(value) and old == value:
             return  # not a change
         counters[name] = value

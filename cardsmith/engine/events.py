@@ -48,7 +48,8 @@ class EventsAndStatics:
     _statics_index: tuple[list[Any], dict[str, list[Any]]] | None
     _grants_cache: tuple[tuple[Any, ...], list[tuple[tuple[str, ...], set[int], list[tuple[str, list[Any]]]]]] | None
     version: int
-    _event_zones: dict[str, list[Zone]]  # per event: the zones _react looks in for triggers
+    # per event: the zones _react looks in for triggers, and the one card type that hears it
+    _event_zones: dict[str, tuple[list[Zone], str | None]]
     turn_number: int
     round_number: int
     log: list[dict[str, Any]]
@@ -284,27 +285,43 @@ class EventsAndStatics:
                     self._fired(handler)
             if not listening:
                 return None
-            scanned = self._event_zones.get(event)
-            if scanned is None:  # zones where a trigger on this event can work (the same all match)
+            where = self._event_zones.get(event)
+            if where is None:  # zones where a trigger on this event can work (the same all match)
                 reachable = game.trigger_zones(event)
-                scanned = self._event_zones[event] = [z for z in self.zones.values()
-                                                      if z.visibility == "public" or z.name in reachable]
-            for card in [c for z in scanned for c in z.cards if c.name in listening]:
+                kinds = {c.type for c in game.ir.cards if c.name in listening}
+                where = self._event_zones[event] = (
+                    [z for z in self.zones.values() if z.visibility == "public" or z.name in reachable],
+                    kinds.pop() if len(kinds) == 1 else None)
+            scanned, kind = where
+            # (when the cards that hear the event are all of one type, a zone holding none of
+            # that type is passed over whole: Combat Cards' pile of resources, at every event)
+            # (a loop, not a comprehension: cheaper over a few zones of a few cards)
+            hearing = []
+            for z in scanned:
+                if kind is None or z.types.get(kind):
+                    for c in z.cards:
+                        if c.name in listening:
+                            hearing.append(c)
+            for card in hearing:
                 for handler, zones, keyword, kargs in game.reactions(event, card.name):
-                    if self._in_play(card, zones):
-                        # (guarded's first step in line: most reactions finish, their condition
-                        # unmet, without asking anything, so need no guarding generator)
-                        program = handler(self, rt.Ctx(card.controller, card, keyword, kargs), args)
-                        try:
-                            request = program.send(None)
-                        except StopIteration as stop:
-                            done = stop.value
-                        except rt.Fizzled:
-                            done = None
-                        else:
-                            done = yield from self.guarded(program, request)
-                        if self.tally is not None and done is not rt.UNMET:
-                            self._fired(handler)
+                    # (_in_play in line where it is plain: the card's zone named, or a public one)
+                    zone = card.zone
+                    if zone is None or (zone.name not in zones if zones else
+                                        zone.visibility != "public" and not self._in_play(card, zones)):
+                        continue
+                    # (guarded's first step in line: most reactions finish, their condition
+                    # unmet, without asking anything, so need no guarding generator)
+                    program = handler(self, rt.Ctx(card.controller, card, keyword, kargs), args)
+                    try:
+                        request = program.send(None)
+                    except StopIteration as stop:
+                        done = stop.value
+                    except rt.Fizzled:
+                        done = None
+                    else:
+                        done = yield from self.guarded(program, request)
+                    if self.tally is not None and done is not rt.UNMET:
+                        self._fired(handler)
         finally:
             self.depth -= 1
         return None

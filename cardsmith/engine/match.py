@@ -29,6 +29,7 @@ from cardsmith.engine import runtime as rt
 from cardsmith.engine.counters import Counters
 from cardsmith.engine.events import MAX_DEPTH, EventsAndStatics
 from cardsmith.engine.scenario_steps import ScenarioSteps
+from cardsmith.engine.statindex import StatIndex
 from cardsmith.engine.turnorder import TurnOrder
 from cardsmith.model.state import Card, Player, Zone, log_describe, set_counted
 
@@ -62,7 +63,7 @@ class _BoundNatives(dict[str, Callable[..., Any]]):
         return bound
 
 
-class Match(Counters, EventsAndStatics, ScenarioSteps, TurnOrder):
+class Match(Counters, EventsAndStatics, ScenarioSteps, StatIndex, TurnOrder):
     flow_started = False  # a scenario running on the played flow (engine/scenario_flow.py)
     reports_expectations = False  # a failed `expect` raised inside the flow fails a scenario
     ranking: list[tuple[Player, tuple[Any, ...]]]  # set by `end the game` with a `scoring` (natives.end_game)
@@ -104,15 +105,15 @@ class Match(Counters, EventsAndStatics, ScenarioSteps, TurnOrder):
         self.next_id = 1
         self.steps = 0
         self.last_line = 0
+        self.base_changes = 0  # changes of a card's base (set_base, set_attr): queries.narrow reads bases by it
         self.depth = 0
         self.log: list[dict[str, Any]] = []
         self.script: list[Any] = []
         # While probing whether an action is legal, every change records its inverse here,
         # so an illegal attempt is rolled back in place (objects keep their identity).
         self.journal: list[Callable[[], None]] | None = None
-        # Every change to the state takes a new, never reused version number (rolled back
-        # with the change), so "same version" means "same state": rt.memo keys remembered
-        # function results by it.
+        # Every change to the state takes a new, never reused version number (rolled back with
+        # the change), so "same version" means "same state": rt.memo keys remembered results by it.
         self._versions = itertools.count(1)
         self.version = 0
         self.memo: dict[Any, Any] = {}
@@ -148,7 +149,7 @@ class Match(Counters, EventsAndStatics, ScenarioSteps, TurnOrder):
         self._statics_cache: list[tuple[Card, ir.Static, tuple[str, ...], rt.Ctx]] | None = None
         self._statics_index: tuple[list[Any], dict[str, list[Any]]] | None = None
         self._grants_cache: Any = None  # events.py _grants: per state, what statics grant
-        self._event_zones: dict[str, list[Zone]] = {}  # events.py _react: where triggers can work
+        self._event_zones: dict[str, tuple[list[Zone], str | None]] = {}  # events.py _react: where triggers can work
         self.flow_active = False          # a PlayedMatch runs the turn structure itself
         self.allow_lost = False
         self.end_turn_requested = False
@@ -182,8 +183,7 @@ class Match(Counters, EventsAndStatics, ScenarioSteps, TurnOrder):
         data["event"] = kind
         self.log.append(data)
 
-    # A value as the log writes it: log_describe itself (a static method, so a log entry's
-    # values cost one call each, not two).
+    # A value as the log writes it: log_describe itself (static: one call a value, not two).
     describe = staticmethod(log_describe)
 
     # ---------------------------------------------------------------- zones and cards
@@ -500,10 +500,12 @@ class Match(Counters, EventsAndStatics, ScenarioSteps, TurnOrder):
         had, old = field in card.base, card.base.get(field)
 
         def undo() -> None:
+            self.base_changes += 1
             if had:
                 card.base[field] = old
             else:
                 card.base.pop(field, None)
+        self.base_changes += 1
         card.base[field] = value
         self.undoable(undo)
 
@@ -526,9 +528,11 @@ class Match(Counters, EventsAndStatics, ScenarioSteps, TurnOrder):
         # a card's type and controller are what its zone counts it by (Zone.count)
         change = set_counted if (name == "type" or name == "controller") and type(obj) is Card else setattr
         change(obj, name, value)
+        self.base_changes += name == "base"  # (a card given another base: seatview's guessed worlds)
 
         def undo() -> None:
             self._statics_cache = None
+            self.base_changes += name == "base"
             change(obj, name, old)
         self.undoable(undo)
 
@@ -569,8 +573,7 @@ class Match(Counters, EventsAndStatics, ScenarioSteps, TurnOrder):
             return None  # nothing changed since the checks last found nothing to do
         checks = self._check_handlers
         if not checks and not self.whiles_in_use:
-            # no check to run (the state changed, but nothing reads it but who is left
-            # standing): one pass, as the loop below would make it
+            # no check to run (the state changed, but only who is left standing reads it): one pass
             self._last_standing()
             self._checked = (self.version, self.current, self.turn_number, self.round_number)
             return None

@@ -290,9 +290,10 @@ def narrow(m: Match, ctx: Ctx, word: str, cards: list[Card]) -> list[Card]:
         you = ctx.you
         return [c for c in cards if c.controller is not None and c.controller is not you]
     if word in game.value_enum and word not in _SPECIAL_WORDS:
-        # _has_enum_value, each card's answer kept while the state keeps its version: a
-        # window asks "friendly unattached Horse unit" of the same units for every rider
-        key = (m.version, _ENUM_WORD, word)
+        # _has_enum_value, each card's answer kept while no card's base changes (it reads
+        # only that): a window asks "friendly unattached Horse unit" of the same units for
+        # every rider; Combat Cards asks "normal combat cards" of a hand after every change
+        key = (m.base_changes, _ENUM_WORD, word)
         known = m.memo.get(key)
         if known is None:
             known = m.memo[key] = {}
