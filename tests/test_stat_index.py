@@ -9,6 +9,7 @@ must follow a card's base when it does change.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from cardsmith.app import load
@@ -79,3 +80,38 @@ def test_an_enum_word_follows_a_card_whose_base_changes() -> None:
     match.set_base(card, field, other)  # (the card's only value of that name replaced)
     after = q.narrow(match, ctx, word.name, cards)
     assert card not in after and after == [c for c in cards if _has(c, word.name)]
+
+
+BY_VALUE = '''
+game "Tallies" {
+  id: tallies
+  players: 2
+}
+zone pile shared
+cardtype Chip {
+  stats { value: number = 1 }
+}
+card "Low" { type: Chip; value: 2 }
+function mine(v: number) = count(all friendly chips in pile where it.value == v)
+function any_of(v: number) = count(all chips in pile where it.value == v)
+turn {
+  stage main { actions: pass }
+}
+action pass "Pass" {
+  end the turn
+}
+'''
+
+
+def test_a_query_with_an_adjective_is_not_looked_up_by_value_alone(tmp_path: Path) -> None:
+    """The table answers only a query whose whole test is the stat's value: one that is
+    also `friendly` (written in line since the adjectives scan) must keep its adjective."""
+    from conftest import compiled_rules
+
+    game = compiled_rules(tmp_path / "g", BY_VALUE)
+    mine = game.source[game.source.index("def F_mine("):]
+    mine = mine[:mine.index("\n\n\n")]
+    any_of = game.source[game.source.index("def F_any_of("):]
+    any_of = any_of[:any_of.index("\n\n\n")]
+    assert "m.stat_cards(" in any_of and "m.stat_cards(" not in mine
+    assert "v_it.controller is ctx.you" in mine or "q.query(" in mine
