@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from cardsmith.compiler.codegen import CodeGenerator
 
 _INT = re.compile(r"-?[0-9]+\Z")  # generated code that is an int literal
+_LITERAL_RANGE = re.compile(r"range\((-?[0-9]+), (-?[0-9]+)\)\Z")  # int_range's over two literals
+SHORT_LOOP = 16  # numbers at most in a loop counted as one step (nested, 16**depth times round)
 
 
 def _rolls_dice(node: Any) -> bool:
@@ -92,13 +94,15 @@ class BodyWriter(ExprWriter):
             for name in {name for s in nodes(body) if (name := _binds(s)) is not None}:
                 self.forget_name(name)
 
-    def loop_body(self, line: int, body: list[ir.Stmt], scope: Scope) -> None:
+    def loop_body(self, line: int, body: list[ir.Stmt], scope: Scope, counted: bool = True) -> None:
         """A loop's body counts a step each time round: the guard against rules that
-        loop without end (straight-line code cannot loop, so only loops and calls count)."""
+        loop without end (straight-line code cannot loop, so only loops and calls count).
+        `counted` False: the loop counted its one step before it (visit_ForEach)."""
         self.forget(body)
         known = dict(self.known)
         self.indent += 1
-        self.line(f"m.step({line!r})")
+        if counted:
+            self.line(f"m.step({line!r})")
         self.block(body, scope)
         self.indent -= 1
         self.known = known
@@ -159,11 +163,17 @@ class BodyWriter(ExprWriter):
         # a query's result, a range and the players (rt.players) are new lists: looped over as they are
         if each and codegen_first.returns_at_once(s.body):
             source = codegen_first.lazily(source) or source  # (no list: the first card found is all it reads)
+        # a loop over a few literal numbers (`for each dx in -1..1`, ~100 times an action in
+        # Two Kingdoms' path search) cannot go on without end: one step counts it, before it
+        short = counted is not None and (bounds := _LITERAL_RANGE.match(counted)) is not None \
+            and int(bounds[2]) - int(bounds[1]) <= SHORT_LOOP
+        if short:
+            self.line(f"m.step({s.span.line!r})")
         if each or counted is not None or source == "rt.players(m)":
             self.line(f"for {ident(s.var)} in {source}:")
         else:
             self.line(f"for {ident(s.var)} in rt.iterate(m, {source}):")
-        self.loop_body(s.span.line, s.body, inner)
+        self.loop_body(s.span.line, s.body, inner, counted=not short)
 
     def int_range(self, source: ir.Expr, scope: Scope) -> str | None:
         """The loop's source for `for each dx in -1..1` (None for any other source): over two
