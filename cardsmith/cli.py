@@ -387,7 +387,7 @@ def simulate(
     leave_out: Annotated[bool, typer.Option("--leave-out/--no-leave-out", help="when a deck wins nearly every "
                                             "match, replay its seeds without each of its cards")] = True,
     leave_out_untested: Annotated[bool, typer.Option("--leave-out-untested", help="also replay the seeds without "
-                                                     "each card no comparison could judge (always in play)")] = False,
+                                                     "each card card impact could not test")] = False,
 ) -> None:
     """Play many matches between agents; print their balance statistics and the dead-rule report.
 

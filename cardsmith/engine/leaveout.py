@@ -84,14 +84,34 @@ def dominant_decks(decks: dict[str, dict[str, Any]], min_sample: int = MIN_SAMPL
 
 
 def untested_cards(rows: Sequence[dict[str, Any]], lineups: Sequence[Lineup]) -> dict[str, list[str]]:
-    """Per dealt deck, its cards that card impact found no comparison for (always seen and
-    in play, as every piece of an army game is): only leaving them out can judge them."""
-    lonely = {r["card"] for r in rows if r.get("impact") is None and "no comparison" in (r.get("warning") or "")}
+    """Per dealt deck, its cards that card impact could not test: no comparison at all
+    (always seen and in play, as every piece of an army game is) or too few matches on one
+    side of it (a Two Kingdoms archer once dealt late among 50 matches): only leaving them
+    out can judge them."""
+    lonely = {r["card"] for r in rows if r.get("p") is None and r.get("warning")
+              and ("no comparison" in r["warning"] or _lopsided(r))}
     found: dict[str, set[str]] = {}
     for dealt, names in lineups:
         for cards, name in zip(dealt, names, strict=True):
             found.setdefault(name, set()).update(card for card in cards if card in lonely)
     return {deck: sorted(cards) for deck, cards in sorted(found.items()) if cards}
+
+
+# the two sides of each comparison card impact may rank by (balance.card_impact's rows)
+_SIDES = {"opening hand": ("opening_hand", "not_opening_hand"), "drawn": ("seen", "not_seen"),
+          "acquired": ("acquired", "offered_not_acquired")}
+
+
+def _lopsided(row: dict[str, Any]) -> bool:
+    """Is the card's comparison untested because one side almost never happens (under a
+    tenth of enough observations) rather than because the run is short? More matches
+    would not help the first; leaving the card out does."""
+    sides = _SIDES.get(row.get("basis", ""))
+    if sides is None:
+        return False
+    counts = [int((row.get(side) or {}).get("of", 0)) for side in sides]
+    total, small = sum(counts), min(counts)
+    return total >= MIN_SAMPLE and small < MIN_SAMPLE and small * 10 < total
 
 
 def most_matches(lineups: Sequence[Lineup], cards: dict[str, list[str]], seeds: int, rotate: bool) -> int:

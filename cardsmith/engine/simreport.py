@@ -79,11 +79,10 @@ def balance_lines(stats: dict[str, Any], players: int) -> list[str]:
         waiting = stats.get("untested_not_left_out")
         if waiting:
             count = sum(len(cards) for cards in waiting["cards"].values())
-            cards = f"{count} cards had no comparison of their own" if count != 1 else \
-                "1 card had no comparison of its own"
-            lines.append(f"  note: {cards} (in play or seen in every match they were held): --leave-out-untested "
-                         "plays the same seeds without each, in each deck holding it (at most "
-                         f"{waiting['at_most']:,} more matches)")
+            cards = f"{count} cards" if count != 1 else "1 card"
+            lines.append(f"  note: card impact could not test {cards} (no comparison, or too few matches on one "
+                         "side): --leave-out-untested plays the same seeds without each, in each deck holding it "
+                         f"(at most {waiting['at_most']:,} more matches)")
     if stats["matchups"]:
         lines.append(f"Matchups (row deck's {rate} against column deck, both seat orders):")
         lines += [f"  {a} vs {b}: {_rate(r)}" for a, row in stats["matchups"].items() for b, r in row.items()]
@@ -105,7 +104,7 @@ def balance_lines(stats: dict[str, Any], players: int) -> list[str]:
 
 
 def left_out_lines(stats: dict[str, Any]) -> list[str]:
-    """Each dominant deck's cards, and the cards no comparison could judge, left out in
+    """Each dominant deck's cards, and the cards card impact could not test, left out in
     turn (engine/leaveout.py), biggest loss first."""
     lines: list[str] = []
     found = stats.get("left_out", [])
@@ -113,7 +112,7 @@ def left_out_lines(stats: dict[str, Any]) -> list[str]:
     for deck in sorted({f["deck"] for f in found}):
         rows = sorted((f for f in found if f["deck"] == deck),
                       key=lambda f: (f["impact"] is None, -(f["impact"] or 0.0), f["card"]))
-        why = (f"{deck}: its cards that no comparison could judge were each left out in turn" if deck in untested
+        why = (f"{deck}: its cards card impact could not test were each left out in turn" if deck in untested
                else f"{deck} won nearly every match: each of its cards was left out in turn")
         lines.append(f"  {why} on the same seeds ({stats.get('left_out_matches', 0):,} more matches in all, paired); "
                      "the deck's win rate with the card minus without it:")

@@ -53,7 +53,7 @@ def simulate_versions(base: Version, other: Version | None, changes: list[str], 
     the report shows; `progress(target, n)` is told of each finished match. With
     `leave_out`, a deck that won nearly every match has each of its cards left out in turn
     on the same seeds (engine/leaveout.py), so card impact can tell its cards apart; with
-    `untested`, so is every card no comparison could judge, in each deck holding it."""
+    `untested`, so is every card card impact could not test, in each deck holding it."""
     runs = []
     for version in [base] + ([other] if other else []):
         def told(n: int, target: str = version.target) -> None:

@@ -55,7 +55,7 @@ class Settings:
     agents: tuple[str, ...] = (DEFAULT_AGENT,)
     max_actions: int = 20_000
     rotate: bool = True
-    untested: bool = False  # also leave out the cards no comparison can judge (simulate --leave-out-untested)
+    untested: bool = False  # also leave out the cards card impact cannot test (simulate --leave-out-untested)
 
 
 def settings_problems(settings: Settings, seats: int) -> list[str]:
