@@ -95,6 +95,29 @@ def compiled_rules(folder: Path, rules: str) -> Any:
     return CompiledGame(result.game)
 
 
+def random_played(game: Any, seed: int, max_actions: int) -> tuple[list[dict[str, Any]], str | None]:
+    """A two-seat match of `game` between seeded random agents: its log and error. The
+    compiler's play-alike tests compare these with a specialisation on and off."""
+    from cardsmith.engine.agents import RandomAgent, play_out
+
+    match = PlayedMatch(game, seed=seed, players=2)
+    play_out(match, [RandomAgent(seed * 10), RandomAgent(seed * 10 + 1)], max_actions=max_actions)
+    return match.log, match.error
+
+
+def random_logs(game: Any, seeds: range, max_actions: int) -> list[str]:
+    """random_played's logs of several seeds, each as its JSON text."""
+    import json
+
+    return [json.dumps(random_played(game, seed, max_actions)[0], sort_keys=True, default=str) for seed in seeds]
+
+
+def function_source(game: Any, name: str) -> str:
+    """One generated function of a compiled game (`def NAME(` to the blank lines after it)."""
+    source: str = game.source[game.source.index(f"def {name}("):]
+    return source[:source.index("\n\n\n")]
+
+
 MINI_RULES = '''
 game "Mini" {
   id: mini

@@ -7,13 +7,12 @@ and without the read in line plays the same seeded matches."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import compiled_rules
+from conftest import compiled_rules, random_played
 
 from cardsmith.compiler import codegen_exprs
-from cardsmith.engine.agents import RandomAgent, play_out
-from cardsmith.engine.flow import PlayedMatch
 from cardsmith.engine.game import CompiledGame
 
 GAME = '''
@@ -49,10 +48,8 @@ turn {
 '''
 
 
-def _played(game: CompiledGame, seed: int) -> tuple[list[dict[str, object]], str | None]:
-    match = PlayedMatch(game, seed=seed, players=2)
-    play_out(match, [RandomAgent(seed * 10), RandomAgent(seed * 10 + 1)], max_actions=40)
-    return match.log, match.error
+def _played(game: CompiledGame, seed: int) -> tuple[list[dict[str, Any]], str | None]:
+    return random_played(game, seed, 40)
 
 
 @pytest.mark.parametrize("seed", [1, 2])

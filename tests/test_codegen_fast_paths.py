@@ -9,14 +9,13 @@ them (and narrowed by quality_test) plays the same seeded matches, log for log."
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import compiled_rules
+from conftest import compiled_rules, random_played
 
 from cardsmith.compiler import codegen_exprs, codegen_stmts
 from cardsmith.engine import queries
-from cardsmith.engine.agents import RandomAgent, play_out
-from cardsmith.engine.flow import PlayedMatch
 from cardsmith.engine.game import CompiledGame
 
 GAME = '''
@@ -97,10 +96,8 @@ def _generic(monkeypatch: pytest.MonkeyPatch) -> None:
         c for c in cards if queries.quality_test(m, ctx, word)(c)])
 
 
-def _played(game: CompiledGame, seed: int) -> tuple[list[dict[str, object]], str | None]:
-    match = PlayedMatch(game, seed=seed, players=2)
-    play_out(match, [RandomAgent(seed * 10), RandomAgent(seed * 10 + 1)], max_actions=80)
-    return match.log, match.error
+def _played(game: CompiledGame, seed: int) -> tuple[list[dict[str, Any]], str | None]:
+    return random_played(game, seed, 80)
 
 
 def test_the_fast_paths_are_written(tmp_path: Path) -> None:

@@ -8,13 +8,12 @@ the game compiled with and without the kept reads plays the same seeded matches.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import compiled_rules
+from conftest import compiled_rules, random_played
 
 from cardsmith.compiler.codegen import CodeGenerator
-from cardsmith.engine.agents import RandomAgent, play_out
-from cardsmith.engine.flow import PlayedMatch
 from cardsmith.engine.game import CompiledGame
 
 GAME = '''
@@ -86,10 +85,8 @@ def _body(game: CompiledGame, function: str) -> str:
     return game.source.split(f"def F_{function}(")[1].split("\ndef ")[0]
 
 
-def _played(game: CompiledGame, seed: int) -> tuple[list[dict[str, object]], str | None]:
-    match = PlayedMatch(game, seed=seed, players=2)
-    play_out(match, [RandomAgent(seed * 10), RandomAgent(seed * 10 + 1)], max_actions=60)
-    return match.log, match.error
+def _played(game: CompiledGame, seed: int) -> tuple[list[dict[str, Any]], str | None]:
+    return random_played(game, seed, 60)
 
 
 def _nothing_kept(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,11 +9,10 @@ scan hands all the time) is played with and without scans, move for move.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, random_logs
 
 from cardsmith.compiler import codegen_scan
 from cardsmith.compiler.api import load_game_ir
@@ -28,12 +27,7 @@ UNO = str(ROOT / "benchmarks" / "games" / "uno")
 
 
 def _logs(game: CompiledGame, seeds: range) -> list[str]:
-    out = []
-    for seed in seeds:
-        match = PlayedMatch(game, seed=seed, players=2)
-        play_out(match, [RandomAgent(seed * 10), RandomAgent(seed * 10 + 1)], max_actions=400)
-        out.append(json.dumps(match.log, sort_keys=True, default=str))
-    return out
+    return random_logs(game, seeds, 400)
 
 
 def test_uno_scans_its_hands_in_line() -> None:

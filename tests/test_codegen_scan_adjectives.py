@@ -8,33 +8,24 @@ the truth: Two Kingdoms plays the same with the adjectives in line and without."
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, compiled_rules
+from conftest import ROOT, compiled_rules, function_source, random_logs
 
 from cardsmith.compiler import codegen_scan
 from cardsmith.compiler.api import load_game_ir
-from cardsmith.engine.agents import RandomAgent, play_out
-from cardsmith.engine.flow import PlayedMatch
 from cardsmith.engine.game import CompiledGame
 
 TWO_KINGDOMS = str(ROOT / "library" / "two_kingdoms")
 
 
 def _logs(game: CompiledGame, seeds: range) -> list[str]:
-    out = []
-    for seed in seeds:
-        match = PlayedMatch(game, seed=seed, players=2)
-        play_out(match, [RandomAgent(seed * 10), RandomAgent(seed * 10 + 1)], max_actions=250)
-        out.append(json.dumps(match.log, sort_keys=True, default=str))
-    return out
+    return random_logs(game, seeds, 250)
 
 
 def _attack(game: CompiledGame) -> str:
-    source = game.source[game.source.index("def LP_attack("):]
-    return source[:source.index("\n\n\n")]
+    return function_source(game, "LP_attack")
 
 
 def test_two_kingdoms_plays_the_same_with_adjectives_in_line_and_without(monkeypatch: pytest.MonkeyPatch) -> None:

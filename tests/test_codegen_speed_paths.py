@@ -17,12 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import compiled_rules
+from conftest import compiled_rules, random_played
 
 from cardsmith.compiler import codegen, codegen_compare, codegen_exprs, codegen_memo, codegen_scan, codegen_stmts
 from cardsmith.dsl import ir
-from cardsmith.engine.agents import RandomAgent, play_out
-from cardsmith.engine.flow import PlayedMatch
 from cardsmith.engine.game import CompiledGame
 from cardsmith.model import values
 from cardsmith.model.state import EnumValue
@@ -146,9 +144,7 @@ def _generic(patch: pytest.MonkeyPatch) -> None:
 
 
 def _played(game: CompiledGame, seed: int) -> tuple[list[dict[str, Any]], str | None]:
-    match = PlayedMatch(game, seed=seed, players=2)
-    play_out(match, [RandomAgent(seed * 10), RandomAgent(seed * 10 + 1)], max_actions=200)
-    return match.log, match.error
+    return random_played(game, seed, 200)
 
 
 FAST_PATHS = ("in rt.EQ_BY_PYTHON", "(len(_mm", "% 3 if type(", "// 4 if type(", "_kargs[1] if 1 < _given",

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import compiled_rules
+from conftest import compiled_rules, random_played
 
 from cardsmith.compiler import codegen_exprs
-from cardsmith.engine.agents import RandomAgent, play_out
-from cardsmith.engine.flow import PlayedMatch
 from cardsmith.engine.game import CompiledGame
 
 GAME = '''
@@ -93,10 +92,8 @@ def _generic(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(codegen_exprs.ExprWriter, method, lambda *args: None)
 
 
-def _played(game: CompiledGame, seed: int) -> tuple[list[dict[str, object]], str | None]:
-    match = PlayedMatch(game, seed=seed, players=2)
-    play_out(match, [RandomAgent(seed * 10), RandomAgent(seed * 10 + 1)], max_actions=60)
-    return match.log, match.error
+def _played(game: CompiledGame, seed: int) -> tuple[list[dict[str, Any]], str | None]:
+    return random_played(game, seed, 60)
 
 
 def test_small_functions_are_written_in_line_and_their_calls_are_gone(tmp_path: Path) -> None:

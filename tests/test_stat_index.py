@@ -106,12 +106,9 @@ action pass "Pass" {
 def test_a_query_with_an_adjective_is_not_looked_up_by_value_alone(tmp_path: Path) -> None:
     """The table answers only a query whose whole test is the stat's value: one that is
     also `friendly` (written in line since the adjectives scan) must keep its adjective."""
-    from conftest import compiled_rules
+    from conftest import compiled_rules, function_source
 
     game = compiled_rules(tmp_path / "g", BY_VALUE)
-    mine = game.source[game.source.index("def F_mine("):]
-    mine = mine[:mine.index("\n\n\n")]
-    any_of = game.source[game.source.index("def F_any_of("):]
-    any_of = any_of[:any_of.index("\n\n\n")]
+    mine, any_of = function_source(game, "F_mine"), function_source(game, "F_any_of")
     assert "m.stat_cards(" in any_of and "m.stat_cards(" not in mine
     assert "v_it.controller is ctx.you" in mine or "q.query(" in mine
