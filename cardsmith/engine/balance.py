@@ -242,7 +242,7 @@ def _cards(ended: Iterable[Played]) -> dict[str, _Card]:
             deck = decks[seat] if seat < len(decks) else None
             seen, opening = set(facts.seen), set(facts.opening)
             # a card dealt from a shared pile is compared over every seat (cardfacts: pool)
-            for name in sorted(set(facts.held).union(getattr(facts, "pool", ()))):
+            for name in sorted(set(facts.held).union(facts.pool)):
                 plays = facts.played.get(name, 0)
                 here.setdefault(name, []).append((name in seen, name in opening, plays > 0, won, deck))
                 cards.setdefault(name, _Card()).plays += plays
@@ -251,7 +251,7 @@ def _cards(ended: Iterable[Played]) -> dict[str, _Card]:
         offered: dict[str, list[tuple[Hashable, bool, bool]]] = {}
         for seat, facts in enumerate(m.seats):
             deck = decks[seat] if seat < len(decks) else None
-            for name in getattr(facts, "offered", ()):
+            for name in facts.offered:
                 offered.setdefault(name, []).append((deck, name in facts.acquired, seat_won(m, seat)))
         for name, offers in offered.items():
             cards.setdefault(name, _Card()).offers.append(offers)
