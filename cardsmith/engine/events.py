@@ -303,12 +303,21 @@ class EventsAndStatics:
                         if c.name in listening:
                             hearing.append(c)
             for card in hearing:
-                for handler, zones, keyword, kargs in game.reactions(event, card.name):
+                for handler, zones, keyword, kargs, guard in game.reactions(event, card.name):
                     # (_in_play in line where it is plain: the card's zone named, or a public one)
                     zone = card.zone
                     if zone is None or (zone.name not in zones if zones else
                                         zone.visibility != "public" and not self._in_play(card, zones)):
                         continue
+                    if guard is not None:  # (the condition's opening test, as the trigger makes it)
+                        value = args[guard[0]]
+                        if guard[1] < 0:
+                            if value is not card:
+                                continue
+                        elif kargs is not None and guard[1] < len(kargs):
+                            other = kargs[guard[1]]
+                            if type(value) is type(other) in rt.EQ_BY_PYTHON and value != other:
+                                continue
                     # (guarded's first step in line: most reactions finish, their condition
                     # unmet, without asking anything, so need no guarding generator)
                     program = handler(self, rt.Ctx(card.controller, card, keyword, kargs), args)

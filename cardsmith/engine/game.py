@@ -25,6 +25,10 @@ from cardsmith.dsl import ir
 from cardsmith.engine.flow import PlayedMatch
 from cardsmith.model.values import Dice
 
+# A reaction as events._react walks them: (handler, the zones it reacts from, keyword,
+# the card's arguments to it, guard: `trigger_guard`).
+Reaction = tuple[Any, list[str], str | None, list[Any] | None, tuple[int, int] | None]
+
 
 @dataclass
 class RegionInfo:
@@ -143,7 +147,7 @@ class CompiledGame:
         self.listeners = _index_cards(game, lambda a: a.event if isinstance(a, ir.Trigger) else None)
         self.hookers = _index_cards(game, lambda a: a.procedure if isinstance(a, ir.Hook) else None)
         self._trigger_zones: dict[str, set[str]] = {}
-        self._reactions: dict[tuple[str, str], list[tuple[Any, list[str], str | None, list[Any] | None]]] = {}
+        self._reactions: dict[tuple[str, str], list[Reaction]] = {}
         # procedures that some rule or card hooks (before / instead / after): only a call
         # to one of these needs to look for hooks
         self.hooked = hooked_procedures(game)
@@ -231,9 +235,10 @@ class CompiledGame:
             self._trigger_zones[event] = found
         return found
 
-    def reactions(self, event: str, card_name: str) -> list[tuple[Any, list[str], str | None, list[Any] | None]]:
+    def reactions(self, event: str, card_name: str) -> list[Reaction]:
         """A card's triggers on `event` — its own, then its keywords' — as (handler, the
-        zones it reacts from, keyword, the card's arguments to it); built once per pair."""
+        zones it reacts from, keyword, the card's arguments to it, its guard: `trigger_guard`);
+        built once per pair."""
         key = (event, card_name)
         found = self._reactions.get(key)
         if found is None:
@@ -242,13 +247,14 @@ class CompiledGame:
             if definition is not None:
                 for index, ability in definition.abilities:
                     if isinstance(ability, ir.Trigger) and ability.event == event:
-                        found.append((self.card_handler(card_name, index), ability.zones, None, None))
+                        found.append((self.card_handler(card_name, index), ability.zones, None, None,
+                                      trigger_guard(ability, self.events.get(event), None)))
                 for keyword, kargs in definition.keywords:
                     kw = self.keywords.get(keyword)
                     for index_k, kw_ability in enumerate(kw.abilities if kw is not None else []):
                         if isinstance(kw_ability, ir.Trigger) and kw_ability.event == event:
                             found.append((self.keyword_handler(keyword, str(index_k)), kw_ability.zones, keyword,
-                                          kargs))
+                                          kargs, trigger_guard(kw_ability, self.events.get(event), kw)))
             self._reactions[key] = found
         return found
 
@@ -263,6 +269,37 @@ class CompiledGame:
         ("keyword", keyword, index, use) — the use says which of the card's keyword uses
         it runs for, and is not part of the handler's own key."""
         return self.handlers[key[:3]]
+
+
+def trigger_guard(trigger: ir.Trigger, event: ir.EventDecl | None,
+                  keyword: ir.KeywordDecl | None) -> tuple[int, int] | None:
+    """The test a trigger's condition opens with when it is `<event parameter> == self` or
+    `<event parameter> == <keyword parameter>` (either way round, or the first operand of
+    an `and`): (the event argument's position, the keyword argument's position or -1 for
+    self). The reacting loop (events._react) tests it before making the trigger's context
+    and generator: most triggers that hear an event are not about this card or this
+    section (Combat Cards' `on effects_resolve(part) where part == section`: three calls
+    in four end at once). Names are bound as the compiled trigger binds them (codegen
+    `trigger`): its bindings, then the event's other parameters, over the keyword's."""
+    condition = trigger.condition
+    while isinstance(condition, ir.Logic) and condition.op == "and":
+        condition = condition.left
+    if not (isinstance(condition, ir.Compare) and condition.op == "=="
+            and isinstance(condition.left, ir.Ref) and isinstance(condition.right, ir.Ref)):
+        return None
+    params = [p.name for p in event.params] if event is not None else []
+    names = list(trigger.bindings) + params[len(trigger.bindings):]
+    karg_names = [p.name for p in keyword.params] if keyword is not None else []
+    for one, other in ((condition.left.name, condition.right.name), (condition.right.name, condition.left.name)):
+        if one not in names or other in names:
+            continue
+        # (the last of two equal names is the one the compiled trigger's unpacking keeps)
+        position = len(names) - 1 - names[::-1].index(one)
+        if other == "self" and "self" not in karg_names:
+            return (position, -1)
+        if other in karg_names:
+            return (position, len(karg_names) - 1 - karg_names[::-1].index(other))
+    return None
 
 
 def _index_cards(game: ir.Game, key: Callable[[Any], str | None]) -> dict[str, set[str]]:
