@@ -153,6 +153,8 @@ class CompiledGame:
         self.hooked = hooked_procedures(game)
         # events some rule, card or keyword reacts to: any other is only logged
         self.heard = {t.event for t in game.triggers} | set(self.listeners)
+        # a card's move sets off what hears `left` or `entered`: else natives moves it at once
+        self.hears_moves = "left" in self.heard or "entered" in self.heard
         self.bounds = {c.name: (self._static(c.min), self._static(c.max)) for c in game.counters}
         # counters and statuses that return to their start at a moment of the flow
         self.resets: dict[str, list[ir.CounterDecl | ir.StatusDecl]] = {}

@@ -75,11 +75,44 @@ def _move(m: Match, ctx: rt.Ctx, cards: Any, zone: Any, top: bool) -> Iterator[A
             yield from m.emit(ctx, "entered", [card, zone])
 
 
-def move_cards(m: Match, ctx: rt.Ctx, cards: Any, zone: Any) -> Iterator[Any]:
+def _move_quietly(m: Match, ctx: rt.Ctx, cards: Any, zone: Zone, top: bool) -> None:
+    """_move where nothing can hear the moves (`left` and `entered` unheard, no tally
+    counting, a plain zone): the same moves and log entries, made at once instead of by a
+    generator the caller runs (three moves an action in Combat Cards, all of them quiet)."""
+    capped = zone.name in m.capped_zones
+    log = m.log
+    on_top = top or zone.ordered
+    for card in (cards,) if type(cards) is Card else _cards(cards):
+        old = card.zone
+        if old is zone or (capped and not m.room_in(zone, card)):
+            continue
+        m._place(card, zone, top=on_top)
+        named = f"{card.name}#{card.id}"
+        log.append({"card": named, "to": zone.title, "event": "move"})
+        if old is not None:
+            if type(old) is Zone:
+                log.append({"name": "left", "args": [named, old.title], "event": "emit"})
+            else:
+                m.emit(ctx, "left", [card, old])  # (logged; unheard: nothing to run)
+        ctype = m.game.cardtypes.get(card.type)
+        if ctype is not None and ctype.enters == zone.name:
+            for status in ctype.enters_with:
+                m.set_status(card, status, True)
+        log.append({"name": "entered", "args": [named, zone.title], "event": "emit"})
+
+
+def move_cards(m: Match, ctx: rt.Ctx, cards: Any, zone: Any) -> Iterator[Any] | None:
+    # (nothing can hear the move: made at once; the test in line, not a call: every move)
+    if m.tally is None and type(zone) is Zone and not m.game.hears_moves:
+        _move_quietly(m, ctx, cards, zone, top=False)
+        return None
     return _move(m, ctx, cards, zone, top=False)
 
 
-def put_on_top(m: Match, ctx: rt.Ctx, cards: Any, zone: Any) -> Iterator[Any]:
+def put_on_top(m: Match, ctx: rt.Ctx, cards: Any, zone: Any) -> Iterator[Any] | None:
+    if m.tally is None and type(zone) is Zone and not m.game.hears_moves:
+        _move_quietly(m, ctx, cards, zone, top=True)
+        return None
     return _move(m, ctx, cards, zone, top=True)
 
 
@@ -102,7 +135,12 @@ def shuffle(m: Match, ctx: rt.Ctx, zone: Any) -> None:
     m.record("shuffle", zone=m.describe(zone), order=[c.id for c in zone.cards])
 
 
-def shuffle_into(m: Match, ctx: rt.Ctx, cards: Any, zone: Any) -> Iterator[Any]:
+def shuffle_into(m: Match, ctx: rt.Ctx, cards: Any, zone: Any) -> Iterator[Any] | None:
+    if m.tally is None and type(zone) is Zone and not m.game.hears_moves:
+        _move_quietly(m, ctx, cards, zone, top=False)
+        shuffle(m, ctx, zone)
+        return None
+
     def go() -> Iterator[Any]:
         yield from _move(m, ctx, cards, zone, top=False)
         shuffle(m, ctx, zone)
