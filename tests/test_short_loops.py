@@ -1,7 +1,8 @@
 """A loop over a few literal numbers (`for each dx in -1..1`, codegen_stmts.SHORT_LOOP)
 counts one step before it, not one each time round: it cannot go on without end, and
 Two Kingdoms' path search runs such loops ~100 times an action. A longer or computed
-range still counts a step each time round (the guard against rules that loop without end)."""
+range still counts a step each time round (the guard against rules that loop without end).
+A loop over the players counts one step before it too: the seats at the table, a few."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ LOOP_GAME = GAME.replace(
   }
   for each k in 1..40 { if k == 40 { increase score by 1 } }
   for each j in 1..target { if j > 5 { increase score by 1 } }
+  for each q in players { if q == you { increase score by 1 } }
 """)
 
 
@@ -35,6 +37,8 @@ def test_a_short_literal_loop_counts_one_step_before_it(tmp_path: Path) -> None:
     assert lines[long + 1].startswith("m.step(") and not lines[long - 1].startswith("m.step(")
     computed = next(i for i, line in enumerate(lines) if line.startswith("for v_j in "))
     assert lines[computed + 1].startswith("m.step(")
+    seats = lines.index("for v_q in rt.players(m):")  # the players: one step, before the loop
+    assert lines[seats - 1].startswith("m.step(") and not lines[seats + 1].startswith("m.step(")
     log, error = _played(game, 1)
     assert error in (None, "no winner after 40 turns")
     assert any(e.get("description") == "pass" for e in log)  # (the loops ran)

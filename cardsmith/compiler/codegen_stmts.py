@@ -167,6 +167,8 @@ class BodyWriter(ExprWriter):
         # Two Kingdoms' path search) cannot go on without end: one step counts it, before it
         short = counted is not None and (bounds := _LITERAL_RANGE.match(counted)) is not None \
             and int(bounds[2]) - int(bounds[1]) <= SHORT_LOOP
+        # so does a loop over the players (the seats at the table: a few, never more while it runs)
+        short = short or source == "rt.players(m)"
         if short:
             self.line(f"m.step({s.span.line!r})")
         if each or counted is not None or source == "rt.players(m)":

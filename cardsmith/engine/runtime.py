@@ -307,7 +307,13 @@ def player(m: Match, seat: int) -> Player | None:
 
 
 def players(m: Match) -> list[Player]:
-    return [p for p in m.players if not p.eliminated]
+    """The players still in the game, a new list. (Nobody out, the usual case: a copy,
+    without a comprehension's frame; asked by every `for each p in players`.)"""
+    seated = m.players
+    for p in seated:
+        if p.eliminated:
+            return [p for p in seated if not p.eliminated]
+    return seated[:]
 
 
 def opponent(m: Match, ctx: Ctx) -> Player | None:

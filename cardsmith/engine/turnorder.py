@@ -57,7 +57,7 @@ class TurnOrder:
 
     def following(self, player: Player | None) -> Player | None:
         """The living player after `player` in the current direction (turn order)."""
-        living = [p for p in self.players if not p.eliminated]
+        living = rt.players(self)  # type: ignore[arg-type]  # (a Match)
         if not living:
             return None
         if player is None:
