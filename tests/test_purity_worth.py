@@ -3,7 +3,8 @@ those computed instead give the same answers in a played scenario.
 
 A remembered result costs a key and a lookup; a function asked once per player (`all
 players where ...`), one that only asks a card's keywords, and one that takes a list
-(whose key cannot be hashed) are computed, or written in line, instead.
+(whose key cannot be hashed) are computed, or written in line, instead; so is one whose
+only query is the first card of a zone, untested (`first(all units in battlefield)`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ function reach(u: card) {
 function range_of(u: card) = keyword_value(u, Ranged)
 function with_extra(p: player, xs: list) = count(xs) + count(units_of(p))
 function crowd(n: number) = count(all units in battlefield) + n
+function front(p: player) = first(all units in battlefield)
+function front_of(p: player) = first(all units in battlefield where it.controller == p)
 '''
 
 SCENARIO = '''
@@ -44,6 +47,7 @@ scenario "functions computed or remembered answer alike" {
   expect range_of(ar) == 2 and range_of(kn) == none "Ranged 2"
   expect with_extra(player1, [1, 2, 3]) == 5 "a list argument"
   expect crowd(1) == 3 "a number argument"
+  expect front(player2) == kn and front_of(player1) == kn and front_of(player2) == none "first cards"
 }
 '''
 
@@ -61,6 +65,8 @@ def test_worth_remembering_only_what_a_hit_can_spare(tmp_path: Path) -> None:
     assert not pure["fielded"].worth_it
     assert not pure["reach"].worth_it and not pure["range_of"].worth_it
     assert not pure["with_extra"].worth_it
+    # the first card of a zone, untested: no scan; one tested by a condition: a scan
+    assert not pure["front"].worth_it and pure["front_of"].worth_it
 
 
 def test_functions_not_remembered_are_called_or_written_in_line(tmp_path: Path) -> None:
