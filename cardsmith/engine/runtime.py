@@ -307,13 +307,10 @@ def player(m: Match, seat: int) -> Player | None:
 
 
 def players(m: Match) -> list[Player]:
-    """The players still in the game, a new list. (Nobody out, the usual case: a copy,
-    without a comprehension's frame; asked by every `for each p in players`.)"""
-    seated = m.players
-    for p in seated:
+    for p in m.players:  # (nobody out, the usual case: a copy, without a comprehension's frame)
         if p.eliminated:
-            return [p for p in seated if not p.eliminated]
-    return seated[:]
+            return [p for p in m.players if not p.eliminated]
+    return m.players[:]
 
 
 def opponent(m: Match, ctx: Ctx) -> Player | None:
@@ -648,9 +645,3 @@ def keyword_arg(m: Match, ctx: Ctx, keyword: str, position: int) -> Any:
         return m.game._static(decl.params[position].default)
     return None
 
-
-# ---------------------------------------------------------------- misc
-
-
-def remember_iterable(values: Iterable[Any]) -> list[Any]:
-    return list(values)
