@@ -4,8 +4,7 @@ The generated module (compiler/codegen.py) imports this as `rt`. Nothing here kn
 particular game: names, fields, counters, zones and card types are looked up in the
 compiled game's tables, and every game-specific rule arrives as a compiled handler.
 Decisions are requests the handlers `yield` (Choose, ChooseOption); the match turns them
-into legal actions or answers them from a scenario script.
-"""
+into legal actions or answers them from a scenario script."""
 
 from __future__ import annotations
 
@@ -15,7 +14,9 @@ from fractions import Fraction
 from types import GeneratorType as GeneratorType  # generated code tests native results with it
 from typing import TYPE_CHECKING, Any
 
+from cardsmith.engine.memo import MEMO_LIMIT as MEMO_LIMIT
 from cardsmith.engine.memo import MISSING as MISSING
+from cardsmith.engine.memo import kept as kept
 from cardsmith.engine.memo import memo as memo
 from cardsmith.engine.memo import memo_body as memo_body
 from cardsmith.engine.memo import memo_match as memo_match
@@ -78,8 +79,7 @@ class Ctx:
     """Who is acting: `you` (a player) and `self` (the card whose ability runs).
 
     A keyword's ability also knows which use of the keyword it runs for (a card may list
-    `Damage low Self 10` twice), so its parameters read that use's arguments.
-    """
+    `Damage low Self 10` twice), so its parameters read that use's arguments."""
 
     __slots__ = ("keyword", "keyword_args", "self", "you")
 
