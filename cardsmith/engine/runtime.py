@@ -603,7 +603,7 @@ def card_at(m: Match, zone: Zone, cell: tuple[Any, Any]) -> Card | None:
     the zone's scan would find first on that cell, from an index of the zone's cards by
     cell made once per state version (Two Kingdoms asks ~20 times an action which piece
     stands on a space of a board of ~40)."""
-    key = (m.version, _CARD_AT, zone)
+    key = (m.version, CARD_AT, zone)
     index = m.memo.get(key)
     if index is None:
         index = {}
@@ -615,7 +615,7 @@ def card_at(m: Match, zone: Zone, cell: tuple[Any, Any]) -> Card | None:
     return index.get((x, y) if type(x) is type(y) is int else (int(x), int(y)))
 
 
-_CARD_AT = "card at"  # (the second part of card_at's key in m.memo: no function's key has a text there)
+CARD_AT = "card at"  # (card_at's key in m.memo, with the version and zone; generated code reads it too)
 
 
 def _cell_of(m: Match, thing: Any) -> tuple[int, int] | None:
