@@ -313,6 +313,12 @@ class BodyWriter(ExprWriter):
             self.line(f"    if type(({old} := {obj}.counters[{field!r}])) is not int or {old} != {value}:")
         self.line(f"    {'    ' if same else ''}m.set_card_counter({obj}, {field!r}, "
                   f"{new(f'{obj}.counters[{field!r}]')})")
+        if op == "set" and field in {d.name for d in self.gen.game.statuses}:
+            # a card's status set to what it already is: no change, nothing logged (as
+            # rt.change_field decides; Two Kingdoms' `ready` clears four statuses of every unit)
+            on = value if value in ("True", "False") else f"bool({value})"
+            self.line(f"elif type({obj}) is rt.Card and ({field!r} in {obj}.statuses) is {on}:")
+            self.line("    pass")
         self.line("else:")
         self.line(f"    rt.change_field(m, {obj}, {field!r}, {op!r}, {value}, None, None)")
 
