@@ -252,19 +252,6 @@ def probed_options(m: Match, site: int, compute: Callable[[], list[Any]]) -> lis
     return list(found)
 
 
-def offered(m: Match, site: int, path: tuple[Any, ...], options: list[Any]) -> list[Any]:
-    """A choice's options as a legality predicate found them, remembered under the key
-    probed_options reads (its site, the state's version, the action, the actor and the
-    answers before it): taking the move in this position asks for them again."""
-    # (try/except, not contextlib.suppress: a predicate hands options on at every choice
-    # of every window, and suppress costs an object and two calls each time)
-    try:  # noqa: SIM105
-        m.probe_cache[(site, m.version, path)] = options
-    except TypeError:  # an answer that cannot be a key (a list): computed again
-        pass
-    return options
-
-
 def roll(m: Match, dice: Any) -> int:
     if isinstance(dice, int) and not isinstance(dice, bool):
         dice = Dice(1, dice)
