@@ -236,7 +236,7 @@ def write_predicate(gen: CodeGenerator, decision: Decision, outer: Scope | None 
     # the last choice's answer cannot change legality: test the first, take them all
     blind = isinstance(decision, ir.ActionDecl) and option_blind_parameters(decision) == lead and lead > 0
     writer.at = params[0].span.line if params else decision.span.line
-    writer.line(f"m.step({writer.at!r})")
+    writer.count_step(writer.at)
     writer.line("found = []")
     if ability and decision.condition is not None:
         writer.at = decision.condition.span.line or writer.at

@@ -34,6 +34,9 @@ if TYPE_CHECKING:
     from cardsmith.engine.match import Match
 
 F = Fraction
+# the loop guard: steps between two decisions before the rules are taken to loop without end
+# (Match.step raises past it; generated code counts steps in line and compares with it)
+MAX_STEPS = 200_000
 
 
 class Cancelled(Exception):
