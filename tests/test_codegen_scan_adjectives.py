@@ -135,6 +135,7 @@ def test_statuses_and_enum_words_in_line_play_as_q_query(tmp_path: Path, monkeyp
     """`Blue` names a value of two enums (a chip's hue, a token's shade): narrow finds either."""
     scanned = compiled_rules(tmp_path / "scanned", ENUM_GAME)
     assert "q.query(" not in scanned.source
+    assert "fn.fn_count(" not in scanned.source and "len(((" in scanned.source  # count(all ...): the scan's len
     with monkeypatch.context() as patch:
         patch.setattr(codegen_scan, "_word_kind", lambda *args: None)
         queried = compiled_rules(tmp_path / "queried", ENUM_GAME)

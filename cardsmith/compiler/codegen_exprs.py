@@ -217,7 +217,7 @@ class ExprWriter(Visitor):
             self.gen.inline_temps += 1
             temp = f"_i{self.gen.inline_temps}"
             return f"bool({found})" if e.func == "any" else f"({temp}[0] if ({temp} := {found}) else None)"
-        counted = codegen_memo.counted_in_line(self, e, scope, ident)
+        counted = codegen_memo.counted_in_line(self, e, scope, ident) or codegen_scan.counted(self, e, scope)
         if counted is not None:
             return counted
         arg_list = self.call_args(e, scope)

@@ -24,6 +24,7 @@ from cardsmith.dsl import ir
 
 if TYPE_CHECKING:
     from cardsmith.compiler.codegen import CodeGenerator
+    from cardsmith.compiler.codegen_exprs import ExprWriter, Scope
 
 
 @dataclass(frozen=True)
@@ -147,6 +148,16 @@ def scan(game: ir.Game, noun: str, zone: str, condition: str | None, before: lis
         return Scan(f"({zone}.cards if type({zone}) is rt.Zone else rt.query_pool(m, {noun.lower()!r}, {zone}))",
                     f"v_it.type == {type_name!r} and ({condition})", before)
     return Scan(pool(game, noun, zone), condition, before)
+
+
+def counted(w: ExprWriter, e: ir.Call, scope: Scope) -> str | None:
+    """`count(all ...)`: the length of the new list a query written as a scan makes
+    (Scan.every), without fn_count's call (Kingdom Combat's `enemies_in`, ~3 an action);
+    fn_count of anything else. None: not such a call."""
+    if not w.stops_at_first(e, ("count",)):
+        return None
+    code = w.expr(e.args[0], scope, decide=False)
+    return f"len({code})" if lists_all(ast.parse(code, mode="eval").body) else f"fn.fn_count(m, ctx, {code})"
 
 
 def _nouns(game: ir.Game) -> dict[str, str | None]:
