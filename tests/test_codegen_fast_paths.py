@@ -106,7 +106,11 @@ def test_the_fast_paths_are_written(tmp_path: Path) -> None:
     step = step[:step.index("\n\n\n")]
     assert "F_anchor(" not in step and "F_homely(" not in step
     free = source[source.index("def F_free"):]
-    assert "rt.card_at(m, " in free[:free.index("\n\n\n")]  # (`free` scans: remembered, not in line)
+    free = free[:free.index("\n\n\n")]
+    assert "rt.card_at(m, " in free  # (`free` scans: remembered, not in line)
+    # card_at's index of this version and cell(x, y) of two ints read in line, the helpers after
+    assert "m.memo.get((m.version, rt.CARD_AT, " in free
+    assert "((v_x, v_y) if type(v_x) is type(v_y) is int else fn.fn_cell(m, ctx, v_x, v_y))" in free
     assert "in m.game.regions['home'].cells" in step
     assert "for v_dx in range(-1, 2):" in step  # two int literals
     assert "(range(" in step and "rt.iterate(m, rt.Range(" in step  # a computed bound: guarded

@@ -68,10 +68,12 @@ def test_comment_text_escapes_only_what_it_must() -> None:
 
 
 def test_no_statement_stores_its_line_the_table_maps_statement_lines(tmp_path: Path) -> None:
-    """Only the loop guard (`m.step`) names a line as the code runs; every other
-    statement's .cards line is in the table, keyed by the Python line written for it."""
+    """Only the loop guard (its step counted in line: codegen_stmts.count_step) names a
+    line as the code runs; every other statement's .cards line is in the table, keyed by
+    the Python line written for it."""
     source = generate(load_game_ir(str(_game(tmp_path / "g"))), "test")
-    assert "m.last_line" not in source
+    assert all(line.lstrip().startswith("m.steps += 1; m.last_line = ")
+               for line in source.split("\n") if "m.last_line" in line)
     namespace: dict[str, object] = {}
     exec(compile(source, "<test handlers>", "exec"), namespace)
     table = namespace[TABLE]

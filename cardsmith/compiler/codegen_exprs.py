@@ -217,7 +217,7 @@ class ExprWriter(Visitor):
             self.gen.inline_temps += 1
             temp = f"_i{self.gen.inline_temps}"
             return f"bool({found})" if e.func == "any" else f"({temp}[0] if ({temp} := {found}) else None)"
-        counted = codegen_memo.counted_in_line(self, e, scope, ident)
+        counted = codegen_memo.counted_in_line(self, e, scope, ident) or codegen_scan.counted(self, e, scope)
         if counted is not None:
             return counted
         arg_list = self.call_args(e, scope)
@@ -589,7 +589,7 @@ class ExprWriter(Visitor):
             # source of a `choose`, a loop), the card whose rule runs is left out
             adjectives.append("other")
         plan = self.zone_plan(e, inner)
-        scanning = codegen_scan.scans(e, adjectives, plan) and codegen_scan.in_line_words(self.gen.game, adjectives)
+        scanning = codegen_scan.scans(self.gen.game, e, adjectives, plan)
         outer, self.hoisted = self.hoisted, ({} if scanning else self.hoisted)
         try:
             condition = self.apart(e.where, inner) if e.where is not None else None
@@ -605,8 +605,8 @@ class ExprWriter(Visitor):
             self.gen.inline_temps += 1
             before.insert(0, f"(_i{self.gen.inline_temps} := {zone})")
             zone = f"_i{self.gen.inline_temps}"
-        scan = codegen_scan.scan(self.gen.game, e.noun, zone, codegen_scan.with_adjectives(adjectives, condition),
-                                 before)
+        scan = codegen_scan.scan(self.gen.game, e.noun, zone,
+                                 codegen_scan.with_adjectives(self.gen, adjectives, condition, before), before)
         return found, scan if adjectives else indexed(self, e, scope, zone, scan)  # (by a stat's value: a table)
 
     def zone_plan(self, e: ir.Query, inner: Scope) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from cardsmith.compiler import inline
 from cardsmith.compiler.codegen_compare import call_key
 from cardsmith.dsl import ir
 
@@ -41,7 +42,19 @@ def remembered_in_line(w: ExprWriter, e: ir.Call, name: str, head: str, args: li
                        per_version: bool) -> str:
     """A whole-match memo (per_version: the memo per state version, rt.memo's key) read in line:
     the remembered value is looked up under the helper's key, and the helper (`head`: its
-    call up to the arguments) is called only on a miss (or for a list, which it copies out)."""
+    call up to the arguments) is called only on a miss (or for a list, which it copies out).
+
+    Per state version, a miss is computed in line too: the function is called directly
+    and its answer filed under the key already made (rt.kept), instead of the helper
+    making the key and looking it up again. Most per-version asks miss (Two Kingdoms'
+    `path_within` finds a remembered answer in ~1% of them), so the second look-up and
+    the helper's frame were paid on nearly every call. There, arguments that are computed
+    (`x + dx`, `col(u)`: no roll, nothing that changes the state) are evaluated once, in
+    order, into temporaries inside the key, and the call reads those."""
+    if per_version:
+        stored = _stored_in_line(w, e, name, head, args)
+        if stored is not None:
+            return stored
     key = keyed(w, e, name, args, per_version)
     if key is None:
         return f"{head}{', ' if args else ''}{', '.join(args)})"
@@ -50,6 +63,59 @@ def remembered_in_line(w: ExprWriter, e: ir.Call, name: str, head: str, args: li
     memo = "memo" if per_version else "match_memo"
     return (f"({held} if ({held} := m.{memo}.get({key}, rt.MISSING)) is not rt.MISSING "
             f"and type({held}) is not list else {head}, {', '.join(args)}))")
+
+
+def _stored_in_line(w: ExprWriter, e: ir.Call, name: str, head: str, args: list[str]) -> str | None:
+    """The per-version memo read in line with its miss computed in line (remembered_in_line);
+    None where the arguments are not sure keys or may change the state. A remembered list
+    is still read through the helper (`head`), which copies it out; a list computed here
+    is copied out by rt.kept."""
+    if not _keys(w, e) or len(args) != len(e.args) or not all(_state_free(w, a) for a in e.args):
+        return None
+    parts: list[str] = []
+    passed: list[str] = []
+    for code in args:
+        if inline.plain(code):
+            parts.append(code)
+            passed.append(code)
+        else:
+            w.gen.inline_temps += 1
+            temp = f"_i{w.gen.inline_temps}"
+            parts.append(f"({temp} := {code})")
+            passed.append(temp)
+    w.gen.inline_memos += 1
+    n = w.gen.inline_memos
+    held, cache, key = f"_mm{n}", f"_mc{n}", f"_mk{n}"
+    listed = ", ".join(passed)
+    return (f"({held} if ({held} := ({cache} := m.memo).get(({key} := (m.version, m._in_statics, {name}, "
+            f"{', '.join(parts)})), rt.MISSING)) is not rt.MISSING and type({held}) is not list "
+            f"else {head}, {listed}) if {held} is not rt.MISSING "
+            f"else ({held} := {name}(m, ctx, {listed}), {cache}.__setitem__({key}, {held}) "
+            f"if len({cache}) < rt.MEMO_LIMIT else rt.kept({cache}, {key}, {held}), "
+            f"list({held}) if type({held}) is list else {held})[-1])")
+
+
+def _state_free(w: ExprWriter, e: ir.Expr) -> bool:
+    """An argument whose evaluation changes nothing, so the state version read before it
+    in the key is the one the helper would read after it: names, fields, literals,
+    arithmetic and comparisons, and calls of the game's pure functions or of the natives
+    that only compute (abs, min, max, position)."""
+    if isinstance(e, ir.Ref | ir.Num | ir.Text | ir.Bool | ir.NoneLit):
+        return True
+    if isinstance(e, ir.Attr):
+        return _state_free(w, e.obj)
+    if isinstance(e, ir.BinOp | ir.Compare | ir.Logic):
+        return _state_free(w, e.left) and _state_free(w, e.right)
+    if isinstance(e, ir.Neg | ir.Not):
+        return _state_free(w, e.operand)
+    if isinstance(e, ir.Call):
+        calm = e.func in _COMPUTING_NATIVES and e.func in w.gen.native_functions
+        return (calm or e.func in w.gen.pure) and not e.kwargs and all(_state_free(w, a) for a in e.args)
+    return False
+
+
+# natives that compute from their arguments and read or change nothing else
+_COMPUTING_NATIVES = frozenset({"abs", "min", "max", "position"})
 
 
 def counted_in_line(w: ExprWriter, e: ir.Call, scope: Scope, ident: Callable[[str, str], str]) -> str | None:

@@ -1,5 +1,5 @@
 """The engine's functions written in line by the expression writer (codegen_exprs.py):
-abs, min, max of plain ints, a placed card's position, a zone's card at a cell, and
+abs, min, max and cell of plain ints, a placed card's position, a zone's card at a cell, and
 `in_region(cell(x, y), r)` — each answered in line for the values it is usually given, as
 the engine's function answers them first (engine/functions.py), and handed to that
 function for anything else. Apart from the writer because it is a table of special
@@ -31,9 +31,21 @@ def native_in_line(w: ExprWriter, func: str, args: list[str]) -> str | None:
         guard, (a, b) = guarded
         keep = ">=" if func == "max" else "<="
         return f"(({a} if {a} {keep} {b} else {b}) if {guard} else fn.fn_{func}(m, ctx, {a}, {b}))"
+    if func == "cell" and len(args) == 2:  # fn_cell's (int(x), int(y)) of two plain ints
+        guarded = w.int_guard(*args)
+        if guarded is None:
+            return None
+        guard, (x, y) = guarded
+        return f"(({x}, {y}) if {guard} else fn.fn_cell(m, ctx, {x}, {y}))"
     if func == "card_at" and len(args) == 2:  # a zone's cards by cell, once per state version
+        # (rt.card_at's index of this version read in line: a cell of two plain ints is its key)
         (zone_first, zone), (cell_first, cell) = w.held(args[0]), w.held(args[1])
-        return (f"(rt.card_at(m, {zone}, {cell}) if type({zone_first}) is rt.Zone and type({cell_first}) is tuple "
+        w.gen.inline_temps += 1
+        index = f"_i{w.gen.inline_temps}"
+        looked_up = (f"({index}.get({cell}) if ({index} := m.memo.get((m.version, rt.CARD_AT, {zone}))) is not None "
+                     f"and type({cell}[0]) is type({cell}[1]) is int else rt.card_at(m, {zone}, {cell}))")
+        # (`&`: the cell is evaluated whatever the zone, for fn_card_at's call to read)
+        return (f"({looked_up} if (type({zone_first}) is rt.Zone) & (type({cell_first}) is tuple) "
                 f"and len({cell}) == 2 else fn.fn_card_at(m, ctx, {zone}, {cell}))")
     if func == "position" and len(args) == 1:
         first, card = w.held(args[0])

@@ -16,9 +16,15 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from cardsmith.compiler.inline import VARIABLE
+from cardsmith.compiler.queryplan import SPECIAL_WORDS
 from cardsmith.dsl import ir
+
+if TYPE_CHECKING:
+    from cardsmith.compiler.codegen import CodeGenerator
+    from cardsmith.compiler.codegen_exprs import ExprWriter, Scope
 
 
 @dataclass(frozen=True)
@@ -52,8 +58,8 @@ class Scan:
 _EVERY_PLAYER = frozenset({"player", "players"})
 
 # adjectives a scan of cards tests in line, as queries.narrow tests them (a game's status of
-# the same name is what narrow asks first: a query with one is left to q.query). Two
-# Kingdoms asks "enemy unattached unit ... where reaches(striker, it)" for every striker.
+# the same name is what narrow asks first, as here). Two Kingdoms asks "enemy unattached
+# unit ... where reaches(striker, it)" for every striker.
 _IN_LINE_WORDS = {
     "friendly": "v_it.controller is ctx.you",
     "enemy": "v_it.controller is not None and v_it.controller is not ctx.you",
@@ -62,27 +68,51 @@ _IN_LINE_WORDS = {
 }
 
 
-def scans(e: ir.Query, adjectives: list[str], plan: str) -> bool:
+def scans(game: ir.Game, e: ir.Query, adjectives: list[str], plan: str) -> bool:
     """Is the query written as a Scan? When q.query would only filter its pool by the
-    condition (and adjectives tested in line: in_line_words), or take it whole: cards, or
+    condition (and adjectives tested in line: _word_kind), or take it whole: cards, or
     every player (no zone), with no plan by zone."""
     noun = e.noun.lower()
     if plan:
         return False
     if noun in ir.PLAYER_NOUNS:
         return not adjectives and noun in _EVERY_PLAYER and e.zone is None
-    return all(word in _IN_LINE_WORDS for word in adjectives)
+    return all(_word_kind(game, word) is not None for word in adjectives)
 
 
-def in_line_words(game: ir.Game, adjectives: list[str]) -> bool:
-    """May the adjectives be tested in line? Not where the game names a status so (narrow reads it first)."""
-    return not {s.name for s in game.statuses}.intersection(adjectives)
+def _word_kind(game: ir.Game, word: str) -> str | None:
+    """How narrow reads an adjective, in its order: a status, one of _IN_LINE_WORDS, an enum
+    value's name (Two Kingdoms' "friendly unattached Horse unit", asked for every unit that
+    may ride, every window); None: a word left to q.query (a keyword, a card type, `other`...)."""
+    if word in {s.name for s in game.statuses}:
+        return "status"
+    if word in _IN_LINE_WORDS:
+        return "word"
+    if word not in SPECIAL_WORDS and any(v.name == word for en in game.enums for v in en.values):
+        return "enum"
+    return None
 
 
-def with_adjectives(adjectives: list[str], condition: str | None) -> str | None:
+def with_adjectives(gen: CodeGenerator, adjectives: list[str], condition: str | None,
+                    before: list[str]) -> str | None:
     """The condition asked of each card after the adjectives' tests, in their order (as
-    narrow narrows by each in turn, then asks the condition of the cards left)."""
-    tests = [_IN_LINE_WORDS[word] for word in adjectives]
+    narrow narrows by each in turn, then asks the condition of the cards left). An enum
+    value's word reads narrow's answers per card (kept while no card's printed values
+    change: q.enum_word_answers, taken into a temporary added to `before`), and works out
+    only a card not answered yet."""
+    tests = []
+    for word in adjectives:
+        kind = _word_kind(gen.game, word)
+        if kind == "status":
+            tests.append(f"{word!r} in v_it.statuses")
+        elif kind == "enum":
+            gen.inline_temps += 1
+            known = f"_i{gen.inline_temps}"
+            before.append(f"({known} := q.enum_word_answers(m, {word!r}))")
+            answer = f"q.enum_word_answer({known}, v_it, {word!r})"
+            tests.append(f"({known}.get(v_it) or (v_it not in {known} and {answer}))")
+        else:
+            tests.append(_IN_LINE_WORDS[word])
     if condition is not None:
         tests.append(f"({condition})")
     return " and ".join(tests) if tests else None
@@ -118,6 +148,16 @@ def scan(game: ir.Game, noun: str, zone: str, condition: str | None, before: lis
         return Scan(f"({zone}.cards if type({zone}) is rt.Zone else rt.query_pool(m, {noun.lower()!r}, {zone}))",
                     f"v_it.type == {type_name!r} and ({condition})", before)
     return Scan(pool(game, noun, zone), condition, before)
+
+
+def counted(w: ExprWriter, e: ir.Call, scope: Scope) -> str | None:
+    """`count(all ...)`: the length of the new list a query written as a scan makes
+    (Scan.every), without fn_count's call (Kingdom Combat's `enemies_in`, ~3 an action);
+    fn_count of anything else. None: not such a call."""
+    if not w.stops_at_first(e, ("count",)):
+        return None
+    code = w.expr(e.args[0], scope, decide=False)
+    return f"len({code})" if lists_all(ast.parse(code, mode="eval").body) else f"fn.fn_count(m, ctx, {code})"
 
 
 def _nouns(game: ir.Game) -> dict[str, str | None]:

@@ -6,9 +6,9 @@ terminal and scenario tests. This writer turns each IR statement into Python lin
 expressions come from ExprWriter, codegen_exprs.py) and tags each line with the .cards
 line of its statement, for the module's line table (linetable.py): a rules error is
 traced back to its .cards line from the traceback, so the code stores no line as it runs.
-The only line it stores is in `m.step(line)`, the loop guard counted at each call and each
-time round a loop, which also tells the engine where the rules were when an error has
-no generated frame in its traceback.
+The only line it stores is the loop guard's (`m.last_line`, with `m.steps`: count_step),
+counted at each call and each time round a loop, which also tells the engine where the
+rules were when an error has no generated frame in its traceback.
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ class BodyWriter(ExprWriter):
         known = dict(self.known)
         self.indent += 1
         if counted:
-            self.line(f"m.step({line!r})")
+            self.count_step(line)
         self.block(body, scope)
         self.indent -= 1
         self.known = known
@@ -124,10 +124,17 @@ class BodyWriter(ExprWriter):
             self.line("yield from m.emit_rolls(ctx)")
         self.at = outer
 
+    def count_step(self, line: int) -> None:
+        """The loop guard's step (Match.step) counted in line: the count and the line kept,
+        Match.step called only to raise once the count is past rt.MAX_STEPS. A call of a
+        method per step cost more than the step (Two Kingdoms counts ~60 an action)."""
+        self.line(f"m.steps += 1; m.last_line = {line!r}")
+        self.line(f"if m.steps > rt.MAX_STEPS: m.step({line!r})")
+
     def _stmt(self, s: ir.Stmt, scope: Scope) -> None:
         if self.entry_step:
             self.entry_step = False
-            self.line(f"m.step({s.span.line!r})")  # a call counts a step too
+            self.count_step(s.span.line)  # a call counts a step too
         self.visit(s, scope)
 
     # one method per statement kind: (node, scope), writing its lines
@@ -170,7 +177,7 @@ class BodyWriter(ExprWriter):
         # so does a loop over the players (the seats at the table: a few, never more while it runs)
         short = short or source == "rt.players(m)"
         if short:
-            self.line(f"m.step({s.span.line!r})")
+            self.count_step(s.span.line)
         if each or counted is not None or source == "rt.players(m)":
             self.line(f"for {ident(s.var)} in {source}:")
         else:
@@ -315,6 +322,12 @@ class BodyWriter(ExprWriter):
             self.line(f"    if type(({old} := {obj}.counters[{field!r}])) is not int or {old} != {value}:")
         self.line(f"    {'    ' if same else ''}m.set_card_counter({obj}, {field!r}, "
                   f"{new(f'{obj}.counters[{field!r}]')})")
+        if op == "set" and field in {d.name for d in self.gen.game.statuses}:
+            # a card's status set to what it already is: no change, nothing logged (as
+            # rt.change_field decides; Two Kingdoms' `ready` clears four statuses of every unit)
+            on = value if value in ("True", "False") else f"bool({value})"
+            self.line(f"elif type({obj}) is rt.Card and ({field!r} in {obj}.statuses) is {on}:")
+            self.line("    pass")
         self.line("else:")
         self.line(f"    rt.change_field(m, {obj}, {field!r}, {op!r}, {value}, None, None)")
 

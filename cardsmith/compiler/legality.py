@@ -236,7 +236,7 @@ def write_predicate(gen: CodeGenerator, decision: Decision, outer: Scope | None 
     # the last choice's answer cannot change legality: test the first, take them all
     blind = isinstance(decision, ir.ActionDecl) and option_blind_parameters(decision) == lead and lead > 0
     writer.at = params[0].span.line if params else decision.span.line
-    writer.line(f"m.step({writer.at!r})")
+    writer.count_step(writer.at)
     writer.line("found = []")
     if ability and decision.condition is not None:
         writer.at = decision.condition.span.line or writer.at
@@ -256,14 +256,15 @@ def write_predicate(gen: CodeGenerator, decision: Decision, outer: Scope | None 
         assert isinstance(stmt, ir.Choose)
         options = writer.choice_options(stmt, scope)
         site = gen.site_of.get(id(stmt))
-        if site is not None:  # handed on to the move's own choice (rt.offered)
-            path = f"({head}, {''.join(c + ', ' for c in chosen)})"
-            options = f"rt.offered(m, {site!r}, {path}, {options})"
         scope.bind(stmt.var)
         held = writer.fresh()
+        body = [f"{held} = {options}"]
+        if site is not None:  # handed on to the move's own choice (rt.probed_options reads it)
+            path = f"({head}, {''.join(c + ', ' for c in chosen)})"  # (in line: a call less a choice)
+            body += ["try:", f"    m.probe_cache[({site!r}, m.version, {path})] = {held}",
+                     "except TypeError:  # (an answer that cannot be a key: computed again)", "    pass"]
         # (keep is rt.keep_all unless some card has a `play:` condition: then no call)
-        _guarded(writer, [f"{held} = {options}", "if keep is not rt.keep_all:", f"    {held} = keep({held})"],
-                 [escape])
+        _guarded(writer, [*body, "if keep is not rt.keep_all:", f"    {held} = keep({held})"], [escape])
         if blind and i == lead - 1:
             writer.line(f"if {held}:")
             writer.indent += 1

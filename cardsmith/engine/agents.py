@@ -72,7 +72,7 @@ class VarietyAgent(DecisionCounts):
     def choose(self, view: SeatView) -> int:
         self.counted(view.size, True)
         kinds = view.kinds
-        if all(kind is None for kind in kinds):
+        if not any(kinds):  # (every kind None: a kind is a rule's name, never empty; no generator)
             return self.rng.randrange(view.size)
         groups: dict[str, list[int]] = {}
         for index, kind in enumerate(kinds):

@@ -205,7 +205,7 @@ class EventsAndStatics:
         for who, handler, hook in self.game.hooks.get(procedure, []):
             if hook.when == when:
                 found.append((who, handler, rt.Ctx(self.current, None)))
-        hookers = self.game.hookers.get(procedure)
+        hookers = self.game.hookers.get((procedure, when))
         if not hookers:
             return found
         for card in self.all_cards():

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from cardsmith.compiler.actions import option_blind_parameters
 from cardsmith.compiler.api import load_game_ir
@@ -145,7 +145,10 @@ class CompiledGame:
         # keyword triggers) or change it (hooks): an event nobody listens to, or a
         # procedure nobody hooks, then costs one lookup
         self.listeners = _index_cards(game, lambda a: a.event if isinstance(a, ir.Trigger) else None)
-        self.hookers = _index_cards(game, lambda a: a.procedure if isinstance(a, ir.Hook) else None)
+        # (by procedure and moment: a call asks for its `before`, `instead` and `after` hooks
+        # in turn, and Two Kingdoms' cards hook only `before deal_damage`)
+        self.hookers: dict[tuple[str, str], set[str]] = _index_cards(
+            game, lambda a: (a.procedure, str(a.when)) if isinstance(a, ir.Hook) else None)
         self._trigger_zones: dict[str, set[str]] = {}
         self._reactions: dict[tuple[str, str], list[Reaction]] = {}
         # procedures that some rule or card hooks (before / instead / after): only a call
@@ -304,11 +307,14 @@ def trigger_guard(trigger: ir.Trigger, event: ir.EventDecl | None,
     return None
 
 
-def _index_cards(game: ir.Game, key: Callable[[Any], str | None]) -> dict[str, set[str]]:
+K = TypeVar("K")  # (an index's key: an event's name, a procedure and moment)
+
+
+def _index_cards(game: ir.Game, key: Callable[[Any], K | None]) -> dict[K, set[str]]:
     """key(ability) → the names of the cards having such an ability, themselves or
     through one of their keywords."""
     by_keyword = {k.name: {x for a in k.abilities if (x := key(a)) is not None} for k in game.keywords}
-    index: dict[str, set[str]] = {}
+    index: dict[K, set[str]] = {}
     for card in game.cards:
         keys = {x for a in card.abilities if (x := key(a)) is not None}
         for use in card.keywords:

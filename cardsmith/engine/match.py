@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from cardsmith.engine.coverage import Tally
     from cardsmith.engine.game import CompiledGame
 
-MAX_STEPS = 200_000
+MAX_STEPS = rt.MAX_STEPS
 # Functions and unhooked procedures call each other directly: one that calls itself without
 # end runs out of Python's stack, and that is reported as this, at the last line run.
 ENDLESS = "a rule calls itself without end"

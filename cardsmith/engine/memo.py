@@ -15,7 +15,7 @@ from cardsmith.model.values import RulesError
 
 _MISSING = MISSING = object()  # (MISSING: generated code reads the memo in line)
 
-_MEMO_LIMIT = 200_000
+_MEMO_LIMIT = MEMO_LIMIT = 200_000  # (MEMO_LIMIT: generated code files misses in line)
 
 
 def memo(m: Any, ctx: Any, fn: Callable[..., Any], reads_actor: bool, *args: Any) -> Any:
@@ -38,6 +38,16 @@ def memo(m: Any, ctx: Any, fn: Callable[..., Any], reads_actor: bool, *args: Any
         if len(cache) >= _MEMO_LIMIT:
             cache.clear()
         cache[key] = value
+    return list(value) if type(value) is list else value
+
+
+def kept(cache: dict[Any, Any], key: tuple[Any, ...], value: Any) -> Any:
+    """A value the generated rules computed in line after missing it in the memo
+    (compiler/codegen_memo.py), filed under the key they made, as memo() files it: the
+    memo cleared when full, a list copied out so the caller cannot change the kept one."""
+    if len(cache) >= _MEMO_LIMIT:
+        cache.clear()
+    cache[key] = value
     return list(value) if type(value) is list else value
 
 

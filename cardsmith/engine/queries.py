@@ -293,10 +293,7 @@ def narrow(m: Match, ctx: Ctx, word: str, cards: list[Card]) -> list[Card]:
         # _has_enum_value, each card's answer kept while no card's base changes (it reads
         # only that): a window asks "friendly unattached Horse unit" of the same units for
         # every rider; Combat Cards asks "normal combat cards" of a hand after every change
-        key = (m.base_changes, _ENUM_WORD, word)
-        known = m.memo.get(key)
-        if known is None:
-            known = m.memo[key] = {}
+        known = enum_word_answers(m, word)
         found = []
         for c in cards:
             has = known.get(c)
@@ -315,6 +312,24 @@ def narrow(m: Match, ctx: Ctx, word: str, cards: list[Card]) -> list[Card]:
 
 
 _ENUM_WORD = "enum value"  # (narrow's key in m.memo: no remembered function's key has a text there)
+
+
+def enum_word_answers(m: Match, word: str) -> dict[Card, bool]:
+    """Which cards have an enum value named `word` among their printed values, as far as
+    asked: kept until some card's printed values change (Match.base_changes). narrow reads
+    it, and so does a query scanned in line (compiler/codegen_scan.py)."""
+    key = (m.base_changes, _ENUM_WORD, word)
+    known: dict[Card, bool] | None = m.memo.get(key)
+    if known is None:
+        known = m.memo[key] = {}
+    return known
+
+
+def enum_word_answer(known: dict[Card, bool], card: Card, word: str) -> bool:
+    """Has the card an enum value named `word` among its printed values? Kept in `known`
+    (enum_word_answers') for the next ask: the in-line scan's miss."""
+    has = known[card] = _has_enum_value(card, word)
+    return has
 
 
 def quality_test(m: Match, ctx: Ctx, word: str) -> Callable[[Card], bool]:

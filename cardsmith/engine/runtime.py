@@ -4,8 +4,7 @@ The generated module (compiler/codegen.py) imports this as `rt`. Nothing here kn
 particular game: names, fields, counters, zones and card types are looked up in the
 compiled game's tables, and every game-specific rule arrives as a compiled handler.
 Decisions are requests the handlers `yield` (Choose, ChooseOption); the match turns them
-into legal actions or answers them from a scenario script.
-"""
+into legal actions or answers them from a scenario script."""
 
 from __future__ import annotations
 
@@ -15,7 +14,9 @@ from fractions import Fraction
 from types import GeneratorType as GeneratorType  # generated code tests native results with it
 from typing import TYPE_CHECKING, Any
 
+from cardsmith.engine.memo import MEMO_LIMIT as MEMO_LIMIT
 from cardsmith.engine.memo import MISSING as MISSING
+from cardsmith.engine.memo import kept as kept
 from cardsmith.engine.memo import memo as memo
 from cardsmith.engine.memo import memo_body as memo_body
 from cardsmith.engine.memo import memo_match as memo_match
@@ -33,6 +34,9 @@ if TYPE_CHECKING:
     from cardsmith.engine.match import Match
 
 F = Fraction
+# the loop guard: steps between two decisions before the rules are taken to loop without end
+# (Match.step raises past it; generated code counts steps in line and compares with it)
+MAX_STEPS = 200_000
 
 
 class Cancelled(Exception):
@@ -78,8 +82,7 @@ class Ctx:
     """Who is acting: `you` (a player) and `self` (the card whose ability runs).
 
     A keyword's ability also knows which use of the keyword it runs for (a card may list
-    `Damage low Self 10` twice), so its parameters read that use's arguments.
-    """
+    `Damage low Self 10` twice), so its parameters read that use's arguments."""
 
     __slots__ = ("keyword", "keyword_args", "self", "you")
 
@@ -250,19 +253,6 @@ def probed_options(m: Match, site: int, compute: Callable[[], list[Any]]) -> lis
     if found is None:
         found = cache[key] = compute()
     return list(found)
-
-
-def offered(m: Match, site: int, path: tuple[Any, ...], options: list[Any]) -> list[Any]:
-    """A choice's options as a legality predicate found them, remembered under the key
-    probed_options reads (its site, the state's version, the action, the actor and the
-    answers before it): taking the move in this position asks for them again."""
-    # (try/except, not contextlib.suppress: a predicate hands options on at every choice
-    # of every window, and suppress costs an object and two calls each time)
-    try:  # noqa: SIM105
-        m.probe_cache[(site, m.version, path)] = options
-    except TypeError:  # an answer that cannot be a key (a list): computed again
-        pass
-    return options
 
 
 def roll(m: Match, dice: Any) -> int:
@@ -606,7 +596,7 @@ def card_at(m: Match, zone: Zone, cell: tuple[Any, Any]) -> Card | None:
     the zone's scan would find first on that cell, from an index of the zone's cards by
     cell made once per state version (Two Kingdoms asks ~20 times an action which piece
     stands on a space of a board of ~40)."""
-    key = (m.version, _CARD_AT, zone)
+    key = (m.version, CARD_AT, zone)
     index = m.memo.get(key)
     if index is None:
         index = {}
@@ -618,7 +608,7 @@ def card_at(m: Match, zone: Zone, cell: tuple[Any, Any]) -> Card | None:
     return index.get((x, y) if type(x) is type(y) is int else (int(x), int(y)))
 
 
-_CARD_AT = "card at"  # (the second part of card_at's key in m.memo: no function's key has a text there)
+CARD_AT = "card at"  # (card_at's key in m.memo, with the version and zone; generated code reads it too)
 
 
 def _cell_of(m: Match, thing: Any) -> tuple[int, int] | None:

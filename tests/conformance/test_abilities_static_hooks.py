@@ -308,3 +308,16 @@ def test_a_hook_works_only_while_its_card_is_in_play(tmp_path: Path) -> None:
                                   '  let d = create("Dummy", field, player1)')
     take(match, "Hit: Dummy#2, 6")
     assert power(match, "Dummy") == 4, "the Shield in a hand cancels nothing"
+
+
+def test_hooking_cards_are_indexed_by_procedure_and_moment(tmp_path: Path) -> None:
+    """A call looks for its `before`, `instead` and `after` hooks in turn, each only among
+    the cards that hook that procedure at that moment (engine/game.py `hookers`)."""
+    match = hooks_match(tmp_path, '  let s = create("Shield", field, player1)\n'
+                                  '  let r = create("Mirror", field, player1)')
+    assert match.game.hookers == {("strike", "before"): {"Shield"}, ("strike", "instead"): {"Mirror"},
+                                  ("strike", "after"): {"Shield"}}
+    take(match, "Hit: Mirror#2, 3")
+    assert power(match, "Mirror") == 10 and match.shared["out"] == 9, "the Mirror's instead hook ran"
+    take(match, "Hit: Shield#1, 3")
+    assert power(match, "Shield") == 8 and match.players[0].counters["gold"] == 1, "before and after ran"
