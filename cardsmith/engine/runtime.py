@@ -16,6 +16,7 @@ from types import GeneratorType as GeneratorType  # generated code tests native 
 from typing import TYPE_CHECKING, Any
 
 from cardsmith.engine.memo import MISSING as MISSING
+from cardsmith.engine.memo import ByValue as ByValue
 from cardsmith.engine.memo import memo as memo
 from cardsmith.engine.memo import memo_body as memo_body
 from cardsmith.engine.memo import memo_match as memo_match
@@ -641,9 +642,6 @@ def keyword_arg(m: Match, ctx: Ctx, keyword: str, position: int) -> Any:
     if decl is not None and position < len(decl.params) and decl.params[position].default is not None:
         return m.game._static(decl.params[position].default)
     return None
-
-
-# ---------------------------------------------------------------- misc
 
 
 def remember_iterable(values: Iterable[Any]) -> list[Any]:
