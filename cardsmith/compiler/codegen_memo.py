@@ -47,8 +47,12 @@ def remembered_in_line(w: ExprWriter, e: ir.Call, name: str, head: str, args: li
         return f"{head}{', ' if args else ''}{', '.join(args)})"
     w.gen.inline_memos += 1
     held = f"_mm{w.gen.inline_memos}"
-    memo = "memo" if per_version else "match_memo"
-    return (f"({held} if ({held} := m.{memo}.get({key}, rt.MISSING)) is not rt.MISSING "
+    if per_version:  # (a miss: the function called here, kept under the key built once)
+        kept = f"_mk{w.gen.inline_memos}"
+        return (f"({held} if ({held} := m.memo.get(({kept} := {key}), rt.MISSING)) is not rt.MISSING "
+                f"and type({held}) is not list else rt.memo_keep(m, {kept}, {name}(m, ctx, {', '.join(args)})) "
+                f"if {held} is rt.MISSING else list({held}))")
+    return (f"({held} if ({held} := m.match_memo.get({key}, rt.MISSING)) is not rt.MISSING "
             f"and type({held}) is not list else {head}, {', '.join(args)}))")
 
 
@@ -75,9 +79,10 @@ def counted_in_line(w: ExprWriter, e: ir.Call, scope: Scope, ident: Callable[[st
         return None
     w.gen.inline_memos += 1
     held = f"_mm{w.gen.inline_memos}"
-    call = f"rt.memo(m, ctx, {name}, False, {', '.join(args)})"
-    return (f"(len({held}) if type(({held} := m.memo.get({key}, rt.MISSING))) is list "
-            f"else fn.fn_count(m, ctx, {call}))")
+    kept = f"_mk{w.gen.inline_memos}"  # (a miss: the function called here, kept under the key built once)
+    call = f"rt.memo_keep(m, {kept}, {name}(m, ctx, {', '.join(args)}))"
+    return (f"(len({held}) if type(({held} := m.memo.get(({kept} := {key}), rt.MISSING))) is list "
+            f"else fn.fn_count(m, ctx, {call} if {held} is rt.MISSING else {held}))")
 
 
 def _keys(w: ExprWriter, e: ir.Call) -> bool:

@@ -43,6 +43,18 @@ def memo(m: Any, ctx: Any, fn: Callable[..., Any], reads_actor: bool, *args: Any
     return list(value) if type(value) is list else value
 
 
+def memo_keep(m: Any, key: tuple[Any, ...], value: Any) -> Any:
+    """memo()'s miss, for generated code that looked the memo up in line under `key` (memo's
+    own key) and computed `value` by calling the function itself: kept, and returned as
+    memo returns it (a list copied out). The key is not built nor looked up a second time,
+    and no frame of memo's stands between the caller and the function."""
+    cache = m.memo
+    if len(cache) >= _MEMO_LIMIT:
+        cache.clear()
+    cache[key] = value
+    return list(value) if type(value) is list else value
+
+
 def memo_body(m: Any, ctx: Any, fn: Callable[..., Any], reads_actor: bool, *args: Any) -> Any:
     """memo() for a function written with a { } body (a generator run by run_pure)."""
     return _remembered(m, ctx, fn, reads_actor, args, True)

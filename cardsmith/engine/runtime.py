@@ -19,6 +19,7 @@ from cardsmith.engine.memo import MISSING as MISSING
 from cardsmith.engine.memo import ByValue as ByValue
 from cardsmith.engine.memo import memo as memo
 from cardsmith.engine.memo import memo_body as memo_body
+from cardsmith.engine.memo import memo_keep as memo_keep
 from cardsmith.engine.memo import memo_match as memo_match
 from cardsmith.engine.memo import memo_match_body as memo_match_body
 from cardsmith.engine.memo import run_pure as run_pure
