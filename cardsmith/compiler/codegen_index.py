@@ -95,7 +95,7 @@ def indexed(w: ExprWriter, e: ir.Query, scope: Scope, zone: str, scan: Scan) -> 
                        rest=rest)
 
 
-def _leftmost(e: ir.Expr) -> ir.Expr:
+def _leftmost(e: ir.Expr | None) -> ir.Expr | None:
     """The first condition an `and` asks (`a and b and c` is `(a and b) and c`)."""
     while isinstance(e, ir.Logic) and e.op == "and":
         e = e.left
