@@ -22,7 +22,7 @@ from pathlib import PurePath
 
 import jinja2
 
-from cardsmith.compiler import codegen_index, legality, queryplan
+from cardsmith.compiler import codegen_bystat, codegen_index, legality, queryplan
 from cardsmith.compiler.codegen_exprs import ExprWriter, Scope, ident
 from cardsmith.compiler.codegen_stmts import BodyWriter
 from cardsmith.compiler.inline import inlinable_functions
@@ -181,6 +181,8 @@ class CodeGenerator:
         self.planner = queryplan.ZonePlanner(game, self.pure)
         # small pure functions written in line where they are called (inline.py)
         self.inlinable = inlinable_functions(game, self.pure, self.match_constant)
+        # (of those, the ones of one stat of a card, looked up by its value: codegen_bystat.py)
+        self.by_stat = codegen_bystat.by_stat_functions(self.inlinable, self.field_kinds)
         self.inline_temps = 0  # temporaries holding such a function's arguments
         self.in_function = False  # writing the game's functions (generate)
         self.procedures = {p.name: p for p in game.procedures}

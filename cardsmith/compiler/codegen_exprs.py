@@ -18,6 +18,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from cardsmith.compiler import codegen_compare, codegen_memo, codegen_natives, codegen_scan, inline, queryplan
+from cardsmith.compiler.codegen_bystat import by_stat
 from cardsmith.compiler.codegen_index import indexed
 from cardsmith.dsl import ir
 from cardsmith.dsl.visitor import Visitor, members
@@ -28,8 +29,7 @@ if TYPE_CHECKING:
     from cardsmith.compiler.codegen import CodeGenerator
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-# generated code for a plain variable (a local, or `self` / `you`): safe to read twice
-_VARIABLE = inline.VARIABLE
+_VARIABLE = inline.VARIABLE  # (code for a plain variable, a local or `self` / `you`: safe to read twice)
 
 
 class CodegenError(Exception):
@@ -237,7 +237,7 @@ class ExprWriter(Visitor):
             if body or purity.reads_actor:  # (read in line otherwise, as below: KC's enemies_in, reach)
                 return f"{head}{', ' if args else ''}{args})"
             return self.remembered_in_line(e, head, arg_list, per_version=True)
-        written = self.inline(e.func, arg_list, scope)
+        written = by_stat(self, e, arg_list, scope, ident) or self.inline(e.func, arg_list, scope)
         if written is not None:
             return written
         call = f"{ident(e.func, 'F_')}(m, ctx{', ' if args else ''}{args})"

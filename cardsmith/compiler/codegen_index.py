@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from cardsmith.compiler.codegen_scan import Scan
 from cardsmith.compiler.inline import VARIABLE
-from cardsmith.compiler.purity import Purity
+from cardsmith.compiler.purity import Purity, nodes
 from cardsmith.dsl import ir
 from cardsmith.dsl.words import EVERY_DETERMINERS
 
@@ -32,48 +32,74 @@ if TYPE_CHECKING:
 class IndexedScan(Scan):
     """A Scan (its pool and condition kept, for when the table cannot answer) whose cards
     are first looked up: `lookup` is the call of m.stat_cards, `held` the temporary for its
-    answer."""
+    answer. `rest`: the condition says more than the stat's value (`it.value == v and
+    fits(it)`), so the whole condition is asked again of the cards looked up — the value
+    test holds for each, and a card it rejects would never have been asked the rest."""
 
     lookup: str = ""
     held: str = ""
+    rest: bool = False
 
     def every(self) -> str:
         held = self.held
-        return self._after(f"(list({held}) if ({held} := {self.lookup}) is not None "
+        found = f"[v_it for v_it in {held} if ({self.condition})]" if self.rest else f"list({held})"
+        return self._after(f"({found} if ({held} := {self.lookup}) is not None "
                            f"else [v_it for v_it in {self.pool} if ({self.condition})])")
 
     def first(self) -> str:
         held = self.held
-        return self._after(f"(({held}[0] if {held} else None) if ({held} := {self.lookup}) is not None "
+        found = f"next((v_it for v_it in {held} if ({self.condition})), None)" if self.rest \
+            else f"({held}[0] if {held} else None)"
+        return self._after(f"({found} if ({held} := {self.lookup}) is not None "
                            f"else next((v_it for v_it in {self.pool} if ({self.condition})), None))")
 
 
 def indexed(w: ExprWriter, e: ir.Query, scope: Scope, zone: str, scan: Scan) -> Scan:
-    """The query's scan, as an IndexedScan where its condition is `it.<stat> == <variable>`
-    (either way round) over the cards of one type in a zone held in a variable; `scan`
-    itself otherwise. `scope`: the query's own (where `it` is not yet bound). Only in the
-    game's functions, asked again and again in one state (a procedure's `first resource in
-    the pile where ...`, asked once, stops at its first find: a table would cost more)."""
+    """The query's scan, as an IndexedScan where its condition is `it.<stat> == <value>`
+    (either way round), alone or first of an `and`, over the cards of one type in a zone
+    held in a variable; `scan` itself otherwise. `scope`: the query's own (where `it` is
+    not yet bound). In the game's functions, asked again and again in one state, and for a
+    choice's options (every card is asked: Kingdom Cards' `form_group` looks for the cards
+    one and two above its first one); not for a procedure's `first resource in the pile
+    where ...`, asked once, which stops at its first find: a table would cost more.
+
+    The value is a variable, read as it is, or a pure expression that does not read `it`
+    (`low.value + 1`), asked through a lambda only when the zone holds a card of the type
+    and every such card's stat could be read — when the scan would first have asked it."""
     where = e.where
+    rest = isinstance(where, ir.Logic) and where.op == "and"
+    first = _leftmost(where) if rest else where
     type_name = _card_type(w.gen.game, e.noun)
-    if not w.gen.in_function or not isinstance(where, ir.Compare) or where.op != "==" or scan.condition is None \
-            or type_name is None or not VARIABLE.match(zone):
+    if not (w.gen.in_function or e.det not in EVERY_DETERMINERS) or not isinstance(first, ir.Compare) \
+            or first.op != "==" or scan.condition is None or type_name is None or not VARIABLE.match(zone):
         return scan
-    left, right = where.left, where.right
+    left, right = first.left, first.right
     if not _stat_of_it(left):
         left, right = right, left
-    if not _stat_of_it(left) or not isinstance(right, ir.Ref) or right.name == "it" or right.name not in scope.locals:
+    if not _stat_of_it(left) or any(isinstance(n, ir.Ref) and n.name == "it" for n in nodes(right)):
         return scan
     assert isinstance(left, ir.Attr)
     if w.gen.field_kinds.get(left.name) != "stat":
         return scan
-    value = w.expr(right, scope, decide=False)
-    if not VARIABLE.match(value):
+    if isinstance(right, ir.Ref) and right.name in scope.locals:
+        value = w.expr(right, scope, decide=False)
+        if not VARIABLE.match(value):
+            return scan
+        lookup = f"m.stat_cards({zone}, {type_name!r}, {left.name!r}, {value})"
+    elif w.gen.planner.pure_expr(right) and not any(isinstance(n, ir.Query) for n in nodes(right)):
+        lookup = f"m.stat_cards_of({zone}, {type_name!r}, {left.name!r}, (lambda: {w.apart(right, scope)}))"
+    else:
         return scan
     w.gen.inline_temps += 1
-    return IndexedScan(scan.pool, scan.condition, scan.before,
-                       lookup=f"m.stat_cards({zone}, {type_name!r}, {left.name!r}, {value})",
-                       held=f"_i{w.gen.inline_temps}")
+    return IndexedScan(scan.pool, scan.condition, scan.before, lookup=lookup, held=f"_i{w.gen.inline_temps}",
+                       rest=rest)
+
+
+def _leftmost(e: ir.Expr | None) -> ir.Expr | None:
+    """The first condition an `and` asks (`a and b and c` is `(a and b) and c`)."""
+    while isinstance(e, ir.Logic) and e.op == "and":
+        e = e.left
+    return e
 
 
 def _stat_of_it(e: ir.Expr) -> bool:

@@ -56,12 +56,11 @@ def remembered_in_line(w: ExprWriter, e: ir.Call, name: str, head: str, args: li
         if stored is not None:
             return stored
     key = keyed(w, e, name, args, per_version)
-    if key is None:
+    if key is None or per_version:  # (per version: where _stored_in_line cannot, neither can this)
         return f"{head}{', ' if args else ''}{', '.join(args)})"
     w.gen.inline_memos += 1
     held = f"_mm{w.gen.inline_memos}"
-    memo = "memo" if per_version else "match_memo"
-    return (f"({held} if ({held} := m.{memo}.get({key}, rt.MISSING)) is not rt.MISSING "
+    return (f"({held} if ({held} := m.match_memo.get({key}, rt.MISSING)) is not rt.MISSING "
             f"and type({held}) is not list else {head}, {', '.join(args)}))")
 
 
@@ -141,9 +140,10 @@ def counted_in_line(w: ExprWriter, e: ir.Call, scope: Scope, ident: Callable[[st
         return None
     w.gen.inline_memos += 1
     held = f"_mm{w.gen.inline_memos}"
-    call = f"rt.memo(m, ctx, {name}, False, {', '.join(args)})"
-    return (f"(len({held}) if type(({held} := m.memo.get({key}, rt.MISSING))) is list "
-            f"else fn.fn_count(m, ctx, {call}))")
+    kept = f"_mk{w.gen.inline_memos}"  # (a miss: the function called here, kept under the key built once)
+    call = f"rt.kept(m.memo, {kept}, {name}(m, ctx, {', '.join(args)}))"
+    return (f"(len({held}) if type(({held} := m.memo.get(({kept} := {key}), rt.MISSING))) is list "
+            f"else fn.fn_count(m, ctx, {call} if {held} is rt.MISSING else {held}))")
 
 
 def _keys(w: ExprWriter, e: ir.Call) -> bool:

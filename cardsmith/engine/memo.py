@@ -9,8 +9,10 @@ key, a dictionary, a miss computed. Nothing here imports the rest of the engine.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from fractions import Fraction
 from typing import Any
 
+from cardsmith.model.state import EnumValue
 from cardsmith.model.values import RulesError
 
 _MISSING = MISSING = object()  # (MISSING: generated code reads the memo in line)
@@ -101,3 +103,25 @@ def run_pure(m: Any, gen: Iterator[Any]) -> Any:
     except StopIteration as stop:
         return stop.value
     raise RulesError(f"a function cannot make a decision ({type(request).__name__})")
+
+
+class ByValue(dict[int, Any]):
+    """A function's answers by the value of the one stat it reads (compiler/codegen_bystat.py:
+    Kingdom Cards' `slot(c)`), made once with the game's module: the answers read nothing
+    else, so they hold in every match. Generated code reads it in line (`.get`) and calls
+    `keep` on a miss with the function's answer for the card."""
+
+    # answers worth keeping: immutable, and compared by the generated code as before
+    KINDS = frozenset({int, str, bool, Fraction, EnumValue})
+    LIMIT = 4096  # (a stat with many values — one an effect keeps changing — stops filling it)
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name  # (the function's: what a reader of the generated code sees)
+
+    def keep(self, value: Any, answer: Any) -> Any:
+        """`answer` (the function's, on a card whose stat is `value`), kept for the next card
+        with that value when the value is a whole number (no bool, no fraction equal to it)."""
+        if type(value) is int and type(answer) in ByValue.KINDS and len(self) < ByValue.LIMIT:
+            self[value] = answer
+        return answer

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardsmith.engine.memo import MEMO_LIMIT as MEMO_LIMIT
 from cardsmith.engine.memo import MISSING as MISSING
+from cardsmith.engine.memo import ByValue as ByValue
 from cardsmith.engine.memo import kept as kept
 from cardsmith.engine.memo import memo as memo
 from cardsmith.engine.memo import memo_body as memo_body

@@ -18,6 +18,7 @@ one) it is None, and the generated code scans as before.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cardsmith.engine import runtime as rt
@@ -56,6 +57,25 @@ class StatIndex:
         if kind is None:
             return _NONE  # (no card of the type there: none)
         return table.get(value, _NONE) if type(value) is kind else None
+
+    def stat_cards_of(self, zone: Any, type_name: str, stat: str,
+                      value: Callable[[], Any]) -> list[Card] | tuple[Card, ...] | None:
+        """stat_cards for a value computed by `value()` (`low.value + 1`), asked only when the
+        zone holds a card of the type whose stats could all be read: where the scan it
+        replaces would first have asked it (so an error it raises is raised as before)."""
+        if type(zone) is not Zone:
+            return None
+        key = (self.version, self._in_statics, _STAT_TABLE, zone, type_name, stat)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = self._stat_table(zone, type_name, stat)
+        kind, table = found
+        if table is None:
+            return None
+        if kind is None:
+            return _NONE
+        asked = value()
+        return table.get(asked, _NONE) if type(asked) is kind else None
 
     def _stat_table(self, zone: Zone, type_name: str, stat: str) -> tuple[Any, dict[Any, list[Card]] | None]:
         """(the kind of every value, value → cards), (None, {}) for a zone without a card of
