@@ -57,22 +57,34 @@ def _move(m: Match, ctx: rt.Ctx, cards: Any, zone: Any, top: bool) -> Iterator[A
         old = card.zone
         if old is zone or (capped and not m.room_in(zone, card)):
             continue
-        m._place(card, zone, top=top or zone.ordered)
-        named = f"{card.name}#{card.id}"
-        m.log.append({"card": named, "to": zone.title, "event": "move"})
+        named = _placed(m, card, zone, top or zone.ordered)
         if old is not None:
             if left_quiet and type(old) is Zone:
                 m.log.append({"name": "left", "args": [named, old.title], "event": "emit"})
             else:
                 yield from m.emit(ctx, "left", [card, old])
-        ctype = m.game.cardtypes.get(card.type)
-        if ctype is not None and ctype.enters == zone.name:
-            for status in ctype.enters_with:
-                m.set_status(card, status, True)
+        _entered_with(m, card, zone)
         if entered_quiet:
             m.log.append({"name": "entered", "args": [named, zone.title], "event": "emit"})
         else:
             yield from m.emit(ctx, "entered", [card, zone])
+
+
+def _placed(m: Match, card: Card, zone: Zone, top: bool) -> str:
+    """The card put in `zone` and its move logged (as m.record makes the entry, without the
+    call): the part of a move both _move and _move_quietly make. Its name as logged."""
+    m._place(card, zone, top=top)
+    named = f"{card.name}#{card.id}"
+    m.log.append({"card": named, "to": zone.title, "event": "move"})
+    return named
+
+
+def _entered_with(m: Match, card: Card, zone: Zone) -> None:
+    """The statuses the card's type enters `zone` with (`enters ... with`)."""
+    ctype = m.game.cardtypes.get(card.type)
+    if ctype is not None and ctype.enters == zone.name:
+        for status in ctype.enters_with:
+            m.set_status(card, status, True)
 
 
 def _move_quietly(m: Match, ctx: rt.Ctx, cards: Any, zone: Zone, top: bool) -> None:
@@ -86,18 +98,13 @@ def _move_quietly(m: Match, ctx: rt.Ctx, cards: Any, zone: Zone, top: bool) -> N
         old = card.zone
         if old is zone or (capped and not m.room_in(zone, card)):
             continue
-        m._place(card, zone, top=on_top)
-        named = f"{card.name}#{card.id}"
-        log.append({"card": named, "to": zone.title, "event": "move"})
+        named = _placed(m, card, zone, on_top)
         if old is not None:
             if type(old) is Zone:
                 log.append({"name": "left", "args": [named, old.title], "event": "emit"})
             else:
                 m.emit(ctx, "left", [card, old])  # (logged; unheard: nothing to run)
-        ctype = m.game.cardtypes.get(card.type)
-        if ctype is not None and ctype.enters == zone.name:
-            for status in ctype.enters_with:
-                m.set_status(card, status, True)
+        _entered_with(m, card, zone)
         log.append({"name": "entered", "args": [named, zone.title], "event": "emit"})
 
 

@@ -45,13 +45,7 @@ class StatIndex:
         """The cards of `type_name` in `zone` whose `stat` equals `value`, in the zone's
         order (a list the caller must not change: the table's own), or None where the
         table cannot answer and the caller scans."""
-        if type(zone) is not Zone:
-            return None
-        key = (self.version, self._in_statics, _STAT_TABLE, zone, type_name, stat)
-        found = self.memo.get(key)
-        if found is None:
-            found = self.memo[key] = self._stat_table(zone, type_name, stat)
-        kind, table = found
+        kind, table = self._table_of(zone, type_name, stat)
         if table is None:
             return None
         if kind is None:
@@ -63,19 +57,24 @@ class StatIndex:
         """stat_cards for a value computed by `value()` (`low.value + 1`), asked only when the
         zone holds a card of the type whose stats could all be read: where the scan it
         replaces would first have asked it (so an error it raises is raised as before)."""
-        if type(zone) is not Zone:
-            return None
-        key = (self.version, self._in_statics, _STAT_TABLE, zone, type_name, stat)
-        found = self.memo.get(key)
-        if found is None:
-            found = self.memo[key] = self._stat_table(zone, type_name, stat)
-        kind, table = found
+        kind, table = self._table_of(zone, type_name, stat)
         if table is None:
             return None
         if kind is None:
             return _NONE
         asked = value()
         return table.get(asked, _NONE) if type(asked) is kind else None
+
+    def _table_of(self, zone: Any, type_name: str, stat: str) -> tuple[Any, dict[Any, list[Card]] | None]:
+        """The zone's table for (type, stat) in this state version, made on first asking
+        (_UNUSABLE for anything but a plain zone: the caller scans)."""
+        if type(zone) is not Zone:
+            return _UNUSABLE
+        key = (self.version, self._in_statics, _STAT_TABLE, zone, type_name, stat)
+        found: tuple[Any, dict[Any, list[Card]] | None] | None = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = self._stat_table(zone, type_name, stat)
+        return found
 
     def _stat_table(self, zone: Zone, type_name: str, stat: str) -> tuple[Any, dict[Any, list[Card]] | None]:
         """(the kind of every value, value → cards), (None, {}) for a zone without a card of
