@@ -99,10 +99,11 @@ def test_parameters_read_only_by_zone_are_found(tmp_path: Path) -> None:
     assert "lucky" not in planner.zone_params       # rolls a die: not pure, never planned
 
 
-# the zone test of a query: only the whole-match memo read of `on_field(it.zone)`, written in line
-ZONE_TEST = re.compile(r"\(lambda v_it: \(\((_mm\d+) if \(\1 := m\.match_memo\.get\(\(F_on_field, v_it\.zone\), "
-                       r"rt\.MISSING\)\) is not rt\.MISSING and type\(\1\) is not list else "
-                       r"rt\.memo_match\(m, ctx, F_on_field, v_it\.zone\)\)\)\), \(lambda v_it: ")
+# the zone test of a query: only the whole-match memo read of `on_field(it.zone)`, written in line,
+# asked by a planned query written in line (codegen_planned.py) only when no answer is kept yet
+ZONE_TEST_IN_LINE = re.compile(r"q\.zone_passes\(_i\d+, _z, \(lambda v_it: \(\((_mm\d+) if \(\1 := "
+                               r"m\.match_memo\.get\(\(F_on_field, v_it\.zone\), rt\.MISSING\)\) is not rt\.MISSING "
+                               r"and type\(\1\) is not list else rt\.memo_match\(m, ctx, F_on_field, v_it\.zone\)\)\)\)\)")
 
 
 def _body(game: CompiledGame, function: str) -> str:
@@ -131,9 +132,10 @@ def test_an_implied_test_is_not_moved_where_a_local_would_hide_its_names(tmp_pat
 
 def test_planned_queries_answer_as_before_and_a_raising_zone_test_falls_back(tmp_path: Path) -> None:
     game = CompiledGame(_ir(tmp_path))
-    # ready_units got a zone test (in_play(it), written in line), then its card test, site 1
+    # ready_units got a zone test (in_play(it), written in line) remembered under site 1, then
+    # its card test: the query over the site's zones in line (compiler/codegen_planned.py)
     body = _body(game, "ready_units")
-    assert ZONE_TEST.search(body) and body.rstrip().endswith(", 1))")
+    assert ZONE_TEST_IN_LINE.search(body) and "q.live_site(m, 1)" in body and "q.query" not in body
     match = Match(game, seed=1, players=2)
     p1 = match.players[0]
     for zone in (match.zone("hand", p1), match.zone("battlefield", None), match.zone("deck", p1)):
@@ -226,7 +228,7 @@ def test_a_zone_test_of_whole_match_functions_is_remembered_per_zone(tmp_path: P
     assert not queryplan.zone_constant(ir.Call(func="in_play", args=[it], span=span), set(), decls)
     game = CompiledGame(game_ir)
     body = _body(game, "ready_units")
-    assert ZONE_TEST.search(body) and body.rstrip().endswith(", 1))")
+    assert ZONE_TEST_IN_LINE.search(body) and "q.live_site(m, 1)" in body  # (a planned query written in line)
     match = Match(game, seed=1, players=2)
     p1 = match.players[0]
     for zone in (match.zone("hand", p1), match.zone("battlefield", None)):
@@ -252,12 +254,15 @@ def test_a_zone_test_splits_into_the_part_remembered_per_zone_and_the_part_asked
     assert len(varying) == 1 and isinstance(varying[0], ir.Not)
     game = CompiledGame(game_ir)
     body = _body(game, "goers")
-    assert ZONE_TEST.search(body)  # the remembered part: in_play(it)
-    # (the whole condition, the zone test, the card test, the site, then the part asked each time)
-    found = re.search(r"\), (\d+), \(lambda v_it: \(not \(v_it\.zone is "
-                      r"m\.zones\[\('battlefield', -1\)\]\)\)\)\)\)\s*$", body)
+    assert ZONE_TEST_IN_LINE.search(body)  # the remembered part: in_play(it)
+    # (written in line, codegen_planned.py: the site, then the part asked each time, of the
+    # battlefield read once before the query)
+    found = re.search(r"q\.live_site\(m, (\d+)\)", body)
     assert found is not None
     site = int(found.group(1))
+    assert re.search(r"\(lambda v_it: \(not \(v_it\.zone is (_i\d+)\)\)\)\)"
+                     r".*\(\1 := m\.zones\[\('battlefield', -1\)\]\)", body)
+    assert "q.group_of(" in body
     match = Match(game, seed=1, players=2)
     p1 = match.players[0]
     for zone in (match.zone("hand", p1), match.zone("battlefield", None), match.zone("battlefield", None)):

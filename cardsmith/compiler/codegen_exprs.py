@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
 
-from cardsmith.compiler import codegen_compare, codegen_memo, codegen_natives, codegen_scan, inline, queryplan
+from cardsmith.compiler import codegen_compare, codegen_memo, codegen_natives, codegen_planned, codegen_scan, inline
 from cardsmith.compiler.codegen_bystat import by_stat
 from cardsmith.compiler.codegen_index import indexed
 from cardsmith.dsl import ir
@@ -588,16 +588,21 @@ class ExprWriter(Visitor):
             # `another gem` is `other gem`: wherever it is read (a choice asked here, the
             # source of a `choose`, a loop), the card whose rule runs is left out
             adjectives.append("other")
-        plan = self.zone_plan(e, inner)
-        scanning = codegen_scan.scans(self.gen.game, e, adjectives, plan)
+        plan = codegen_planned.plan_of(self, e, inner)
+        planned = codegen_planned.in_line(self, e, adjectives, plan)
+        scanning = planned or codegen_scan.scans(self.gen.game, e, adjectives, plan is not None)
         outer, self.hoisted = self.hoisted, ({} if scanning else self.hoisted)
         try:
             condition = self.apart(e.where, inner) if e.where is not None else None
+            if planned:  # (over the zones in line, its parts written while reads are hoisted)
+                assert plan is not None and condition is not None
+                return "", codegen_planned.planned_scan(self, e, adjectives, plan, inner, condition)
         finally:
             hoisted, self.hoisted = self.hoisted, outer
         where = f"(lambda v_it: {condition})" if condition is not None else "None"
         zone = self.expr(e.zone, scope, decide=False) if e.zone is not None else "None"
-        found = f"q.query(m, ctx, {e.noun.lower()!r}, {adjectives!r}, {zone}, {where}{plan})"
+        found = (f"q.query(m, ctx, {e.noun.lower()!r}, {adjectives!r}, {zone}, {where}"
+                 f"{codegen_planned.plan_args(self, plan, inner)})")
         if not scanning:
             return found, None
         before = [f"({temp} := {code})" for code, temp in (hoisted or {}).items()]
@@ -608,29 +613,6 @@ class ExprWriter(Visitor):
         scan = codegen_scan.scan(self.gen.game, e.noun, zone,
                                  codegen_scan.with_adjectives(self.gen, adjectives, condition, before), before)
         return found, scan if adjectives else indexed(self, e, scope, zone, scan)  # (by a stat's value: a table)
-
-    def zone_plan(self, e: ir.Query, inner: Scope) -> str:
-        """Extra arguments of q.query when part of the condition reads a card only by its
-        zone (queryplan.py): that part, asked once per zone, and the rest, asked per card."""
-        if e.where is None or e.noun.lower() in ir.PLAYER_NOUNS or not self.gen.planner.pure_expr(e.where):
-            return ""
-        by_zone, rest = self.gen.planner.split(e.where, inner.locals)
-        if not by_zone:
-            return ""
-        rest_expr = queryplan.join(rest)
-        card_test = f"(lambda v_it: {self.apart(rest_expr, inner)})" if rest_expr is not None else "None"
-        constant, varying = queryplan.split_constant(by_zone, self.gen.match_constant, self.gen.function_decls)
-        joined = queryplan.join(constant or varying)
-        assert joined is not None
-        zone_test = f"(lambda v_it: {self.apart(joined, inner)})"
-        if not constant:
-            return f", {zone_test}, {card_test}"
-        # one answer per zone for the whole match: q.query remembers it under this site,
-        # and asks the part that is not (`it.zone is not z`) at every query
-        self.gen.zone_sites += 1
-        also = queryplan.join(varying)
-        also_test = f", (lambda v_it: {self.apart(also, inner)})" if also is not None else ""
-        return f", {zone_test}, {card_test}, {self.gen.zone_sites!r}{also_test}"
 
 
 # operators whose helper first tries two plain ints (values.add, sub, mul, floordiv, mod)

@@ -37,18 +37,21 @@ class Scan:
     pool: str
     condition: str | None  # (None: every card of the pool, Combat Cards' `all cards in hand of p`)
     before: list[str]
+    # the comprehension's clauses before its `for v_it in pool` (a planned query's walk of
+    # its zones, codegen_planned.py: `for _z in ... if ... `); the pool reads them
+    zones: str = ""
 
     def every(self) -> str:
         """The cards where the condition holds, in order: a new list (as q.query's)."""
-        if self.condition is None:
+        if self.condition is None and not self.zones:
             return self._after(f"list({self.pool})")
-        return self._after(f"[v_it for v_it in {self.pool} if ({self.condition})]")
+        return self._after(f"[v_it {self.zones}for v_it in {self.pool} if ({self.condition})]")
 
     def first(self) -> str:
         """The first card where the condition holds, or None: the cards after it are not asked."""
-        if self.condition is None:
+        if self.condition is None and not self.zones:
             return self._after(f"next(iter({self.pool}), None)")
-        return self._after(f"next((v_it for v_it in {self.pool} if ({self.condition})), None)")
+        return self._after(f"next((v_it {self.zones}for v_it in {self.pool} if ({self.condition})), None)")
 
     def _after(self, code: str) -> str:
         return f"({', '.join(self.before)}, {code})[-1]" if self.before else code
@@ -68,7 +71,7 @@ _IN_LINE_WORDS = {
 }
 
 
-def scans(game: ir.Game, e: ir.Query, adjectives: list[str], plan: str) -> bool:
+def scans(game: ir.Game, e: ir.Query, adjectives: list[str], plan: bool) -> bool:
     """Is the query written as a Scan? When q.query would only filter its pool by the
     condition (and adjectives tested in line: _word_kind), or take it whole: cards, or
     every player (no zone), with no plan by zone."""
@@ -158,6 +161,11 @@ def counted(w: ExprWriter, e: ir.Call, scope: Scope) -> str | None:
         return None
     code = w.expr(e.args[0], scope, decide=False)
     return f"len({code})" if lists_all(ast.parse(code, mode="eval").body) else f"fn.fn_count(m, ctx, {code})"
+
+
+def card_type(game: ir.Game, noun: str) -> str | None:
+    """The card type a query's noun names (None: any card), as engine/game.py's table."""
+    return _nouns(game).get(noun.lower())
 
 
 def _nouns(game: ir.Game) -> dict[str, str | None]:

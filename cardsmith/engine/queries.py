@@ -251,6 +251,56 @@ def _query_by_zone(m: Match, ctx: Ctx, type_name: str | None, adjectives: list[s
     return found
 
 
+def live_site(m: Match, zone_site: int) -> _Site:
+    """A planned query's site written in line (compiler/codegen_planned.py): its record of
+    remembered zone answers, its live zones made again when q.query would make them."""
+    site: _Site | None = m.match_memo.get((_LIVE_ZONES, zone_site))
+    if site is None:
+        site = _new_site(m, zone_site)
+    if site.zones != len(m.zones) or site.answered != len(site.known):
+        site.refresh(m)
+    return site
+
+
+def zone_passes(known: dict[Zone, bool], zone: Zone, test: Callable[[Any], Any]) -> bool | None:
+    """The remembered zone test of a planned query written in line, asked of the zone's
+    first card and kept; None when it raises (not kept: the zone's cards are then asked
+    the whole condition), as _query_by_zone asks it."""
+    try:
+        passes = bool(test(zone.cards[0]))
+    except Exception:
+        return None
+    known[zone] = passes
+    return passes
+
+
+def group_mine(test: Callable[[Any], Any], cards: list[Card], you: Player | None) -> bool | None:
+    """A `friendly` planned query's zone-and-controller test, asked of the zone's first card
+    of yours (the answer for every candidate); None when it raises, as _query_by_zone."""
+    own = cards[0]
+    if own.controller is not you:
+        for own in cards:  # (the first of theirs)
+            if own.controller is you:
+                break
+    try:
+        return bool(test(own))
+    except Exception:
+        return None
+
+
+def group_of(test: Callable[[Any], Any], zone: Zone) -> bool | set[Player | None] | None:
+    """A planned query's zone-and-controller test for a zone, as _query_by_zone asks it:
+    True when every card passes, False when none does, the passing controllers when only
+    some do, None when it raises."""
+    cards = zone.cards
+    if zone.controlled[cards[0].controller] == len(cards):  # (one controller: most zones)
+        try:
+            return bool(test(cards[0]))
+        except Exception:
+            return None
+    return _by_controller(test, zone, cards)
+
+
 def _by_controller(test: Callable[[Any], Any], zone: Zone, cards: list[Card]) -> bool | set[Player | None] | None:
     """A zone test that reads a card only by its zone and controller, asked once per
     controller present in a zone of several (of its first card there): True when every card
