@@ -103,7 +103,8 @@ def test_parameters_read_only_by_zone_are_found(tmp_path: Path) -> None:
 # asked by a planned query written in line (codegen_planned.py) only when no answer is kept yet
 ZONE_TEST_IN_LINE = re.compile(r"q\.zone_passes\(_i\d+, _z, \(lambda v_it: \(\((_mm\d+) if \(\1 := "
                                r"m\.match_memo\.get\(\(F_on_field, v_it\.zone\), rt\.MISSING\)\) is not rt\.MISSING "
-                               r"and type\(\1\) is not list else rt\.memo_match\(m, ctx, F_on_field, v_it\.zone\)\)\)\)\)")
+                               r"and type\(\1\) is not list else "
+                               r"rt\.memo_match\(m, ctx, F_on_field, v_it\.zone\)\)\)\)\)")
 
 
 def _body(game: CompiledGame, function: str) -> str:
