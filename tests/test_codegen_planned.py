@@ -48,6 +48,8 @@ function rich_any() = count(all units where in_play(it) and it.attack > 0 and pe
 function mine_rich() = count(all friendly units where in_play(it) and per_gold(it))
 function breaks() = count(all units where broken(it.zone, 0) and it.attack > 0)
 function breaks_late() = count(all units where broken(it.zone, 0) and it.attack > 5)
+function strong_anywhere() = all units where it.attack > 1
+function first_weak() = first(all cards where it.attack < 2)
 '''
 
 ASKED = [("ready", 0), ("friendly_ready", 0), ("any_ready", 0), ("first_mine", 1), ("theirs", 1),
@@ -129,3 +131,27 @@ def test_kingdom_combat_plays_the_same_with_planned_queries_in_line(
         return out
 
     assert logs(planned) == logs(plain)
+
+
+
+def test_a_query_over_every_zone_walks_the_zones_in_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`all units where ...` with no zone and no plan: the comprehension walks every zone's
+    cards of the type itself (codegen_scan.scan) instead of rt.query_pool's list, in the
+    same order, and stops at the first for `first`."""
+    game = _compiled(tmp_path, True, monkeypatch)
+    assert "rt.query_pool(m, 'units', None)" not in game.source
+    assert "for _z in m.zones.values() if _z.types['Unit'] for v_it in _z.cards" in game.source
+    assert "for _z in m.zones.values() for v_it in _z.cards" in game.source
+    for seed in range(20):
+        match = Match(game, seed=seed, players=2)
+        p1, p2 = match.players
+        rng = random.Random(seed)
+        zones = [match.zone("battlefield", None), match.zone("hand", p1), match.zone("deck", p2)]
+        for _ in range(rng.randrange(0, 12)):
+            match.create_card(rng.choice(("Knight", "Archer")), rng.choice(zones), rng.choice((p1, p2)))
+        every = [c for z in match.zones.values() for c in z.cards if c.type == "Unit"]
+        ctx = rt.Ctx(p1, None)
+        assert game.handlers[("function", "strong_anywhere")](match, ctx) == [
+            c for c in every if match.effective(c, "attack") > 1]
+        assert game.handlers[("function", "first_weak")](match, ctx) is next(
+            (c for c in every if match.effective(c, "attack") < 2), None)

@@ -45,13 +45,17 @@ class Scan:
         """The cards where the condition holds, in order: a new list (as q.query's)."""
         if self.condition is None and not self.zones:
             return self._after(f"list({self.pool})")
-        return self._after(f"[v_it {self.zones}for v_it in {self.pool} if ({self.condition})]")
+        return self._after(f"[{self._clauses()}]")
 
     def first(self) -> str:
         """The first card where the condition holds, or None: the cards after it are not asked."""
         if self.condition is None and not self.zones:
             return self._after(f"next(iter({self.pool}), None)")
-        return self._after(f"next((v_it {self.zones}for v_it in {self.pool} if ({self.condition})), None)")
+        return self._after(f"next(({self._clauses()}), None)")
+
+    def _clauses(self) -> str:
+        test = f" if ({self.condition})" if self.condition is not None else ""
+        return f"v_it {self.zones}for v_it in {self.pool}{test}"
 
     def _after(self, code: str) -> str:
         return f"({', '.join(self.before)}, {code})[-1]" if self.before else code
@@ -147,6 +151,16 @@ def scan(game: ir.Game, noun: str, zone: str, condition: str | None, before: lis
     `all figures in kingdom of p where ...`, asked of a kingdom that holds treasures too,
     without a list of its figures made first."""
     type_name = _nouns(game).get(noun.lower())
+    if zone == "None" and noun.lower() not in ir.PLAYER_NOUNS:
+        # every zone's cards of the type, walked in the comprehension itself (as
+        # rt.cards_outside_a_zone gathers them, skipping a zone without one by its count)
+        # rather than gathered into a list first: Kingdom Combat's battle asks `all units
+        # where it.attacking ...` several times an action
+        if type_name is None:
+            return Scan("_z.cards", condition, before, zones="for _z in m.zones.values() ")
+        typed = f"v_it.type == {type_name!r}"
+        return Scan("_z.cards", f"{typed} and ({condition})" if condition is not None else typed, before,
+                    zones=f"for _z in m.zones.values() if _z.types[{type_name!r}] ")
     if condition is not None and type_name is not None and VARIABLE.match(zone):
         return Scan(f"({zone}.cards if type({zone}) is rt.Zone else rt.query_pool(m, {noun.lower()!r}, {zone}))",
                     f"v_it.type == {type_name!r} and ({condition})", before)
