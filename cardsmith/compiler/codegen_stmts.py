@@ -354,6 +354,9 @@ class BodyWriter(ExprWriter):
             return
         if isinstance(target, ir.Ref):
             owner = "None" if self.gen.counter_scope(target.name) == "shared" else "ctx.you"
+            if owner == "None" and s.op == "set":  # (rt.change_counter's own call, without its frame)
+                self.line(f"m.set_counter(None, {target.name!r}, {value})")
+                return
             self.line(f"rt.change_counter(m, {owner}, {target.name!r}, {s.op!r}, {value})")
             return
         if isinstance(target, ir.Attr):
