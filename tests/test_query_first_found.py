@@ -56,8 +56,10 @@ def test_the_rules_ask_their_queries_for_one_and_compare_entities_by_identity() 
     uno = generate(load_game_ir(UNO), "test")
     for function in ("F_can_match", "F_has_face", "F_first_with_face", "F_first_of_name"):
         body = uno.split(f"def {function}(")[1].split("\ndef ")[0]
-        # q.query(..., one=True), or a scan in line (codegen_scan.py) that is `next(...)`: both stop at the first
-        assert "one=True" in body or "next((" in body, function
+        # q.query(..., one=True), or a scan in line (codegen_scan.py) that is `next(...)`, or such a
+        # scan as a whole function's body, a loop that returns at its first find (codegen_loops.py):
+        # all stop at the first
+        assert "one=True" in body or "next((" in body or "\n            return " in body, function
     kc = generate(load_game_ir(KC), "test")
     can_move_to = kc.split("def F_can_move_to(")[1].split("\ndef ")[0]
     assert "v_u.zone is v_z if type(v_u) is rt.Card" in can_move_to

@@ -22,7 +22,7 @@ from pathlib import PurePath
 
 import jinja2
 
-from cardsmith.compiler import codegen_bystat, codegen_index, legality, queryplan
+from cardsmith.compiler import codegen_bystat, codegen_index, codegen_loops, legality, queryplan
 from cardsmith.compiler.codegen_exprs import ExprWriter, Scope, ident
 from cardsmith.compiler.codegen_stmts import BodyWriter
 from cardsmith.compiler.inline import inlinable_functions
@@ -283,7 +283,9 @@ class CodeGenerator:
         writer = BodyWriter(self)
         writer.body_known = pure
         value = writer.expr(expr, scope, decide=False)
-        writer.line(f"return {value}")
+        loop = codegen_loops.scan_as_loop(value)  # (a scan stopping at its first find: a loop, no generator)
+        for line in loop if loop is not None else [f"return {value}"]:
+            writer.line(line)
         self.functions.append(function(name, params, origin, writer, generator=False))
         self.handlers.append((repr(key), name))
 

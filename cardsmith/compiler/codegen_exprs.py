@@ -462,7 +462,7 @@ class ExprWriter(Visitor):
                     f"else rt.attr(m, {held}, {e.name!r}))")
         if isinstance(e.obj, ir.Attr):
             first, held = self.held(obj)
-            return (f"({self.hoist('m.game.enum_props')}.get(({held}.enum, {held}.name), rt.NO_PROPS).get({e.name!r}) "
+            return (f"({self.hoist('m.game.enum_props')}.get({held}, rt.NO_PROPS).get({e.name!r}) "
                     f"if type({first}) is rt.EnumValue else rt.attr(m, {held}, {e.name!r}))")
         owner = {"player": "rt.Player", "card": "rt.Card"}.get(self.gen.counter_scopes.get(e.name, ""))
         if owner is not None:  # a player's or a card's counter (Combat Cards' p.exposure, Kingdom Combat's u.damage)

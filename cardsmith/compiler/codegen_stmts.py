@@ -19,7 +19,7 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from cardsmith.compiler import codegen_first, codegen_scan, inline
+from cardsmith.compiler import codegen_catalogue, codegen_first, codegen_scan, inline
 from cardsmith.compiler.codegen_exprs import CodegenError, ExprWriter, Scope, ident
 from cardsmith.compiler.purity import nodes
 from cardsmith.dsl import ir
@@ -160,6 +160,10 @@ class BodyWriter(ExprWriter):
             self.forget(block)
 
     def visit_ForEach(self, s: ir.ForEach, scope: Scope) -> None:
+        deck = codegen_catalogue.catalogue_loop(self, s, scope)
+        if deck is not None:  # (a deck made from the catalogue: one call, its steps counted there)
+            self.line(deck)
+            return
         counted = self.int_range(s.source, scope)
         source = counted if counted is not None else self.expr(s.source, scope)
         self.forget_name(s.var)  # (the source read a name the loop's variable may hide)
@@ -350,6 +354,9 @@ class BodyWriter(ExprWriter):
             return
         if isinstance(target, ir.Ref):
             owner = "None" if self.gen.counter_scope(target.name) == "shared" else "ctx.you"
+            if owner == "None" and s.op == "set":  # (rt.change_counter's own call, without its frame)
+                self.line(f"m.set_counter(None, {target.name!r}, {value})")
+                return
             self.line(f"rt.change_counter(m, {owner}, {target.name!r}, {s.op!r}, {value})")
             return
         if isinstance(target, ir.Attr):

@@ -23,6 +23,7 @@ from cardsmith.compiler.symbols import hooked_procedures
 from cardsmith.compiler.text import card_text
 from cardsmith.dsl import ir
 from cardsmith.engine.flow import PlayedMatch
+from cardsmith.model.state import EnumValue
 from cardsmith.model.values import Dice
 
 # A reaction as events._react walks them: (handler, the zones it reacts from, keyword,
@@ -92,11 +93,14 @@ class CompiledGame:
             for noun in (t.name.lower(), t.singular.lower(), t.plural.lower()):
                 self.nouns[noun] = t.name
         self.value_enum: dict[str, str] = {}
-        self.enum_props: dict[tuple[str, str], dict[str, Any]] = {}
+        # an enum value's properties, by (enum, name) and by the value itself (interned: one
+        # object per enum and name), which generated code reads without making the pair
+        self.enum_props: dict[tuple[str, str] | EnumValue, dict[str, Any]] = {}
         for e in game.enums:
             for v in e.values:
                 self.value_enum.setdefault(v.name, e.name)
-                self.enum_props[(e.name, v.name)] = {k: self._static(x) for k, x in v.properties.items()}
+                props = {k: self._static(x) for k, x in v.properties.items()}
+                self.enum_props[(e.name, v.name)] = self.enum_props[EnumValue(e.name, v.name)] = props
         self.card_fields = {f.name for t in game.cardtypes for f in (*t.stats, *t.properties)}
         self.params = {p.name: self._static(p.value) for p in game.params}
         self.boards = {b.name: b for b in game.boards}

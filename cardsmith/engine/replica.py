@@ -22,7 +22,7 @@ def portable(value: Any) -> Any:
 
     Every applied move is kept in this form (flow._apply_move), so the parts of a list or
     tuple that need no change (text, numbers, nothing) and its cards are written in the
-    loop, not by a call each: a window's move, (action, [card]), costs two calls, not six."""
+    loop, not by a call each: a window's move, (action, [card]), costs one call, not six."""
     kind = type(value)
     if kind is tuple or kind is list:
         parts: list[Any] = []
@@ -32,6 +32,8 @@ def portable(value: Any) -> Any:
                 parts.append(part)
             elif of is Card:
                 parts.append(("card", part.id))
+            elif of is list and all(type(card) is Card for card in part):
+                parts.append([("card", card.id) for card in part])  # (a move's cards: no call of its own)
             else:
                 parts.append(portable(part))
         return ("tuple", parts) if kind is tuple else parts

@@ -14,6 +14,8 @@ from fractions import Fraction
 from types import GeneratorType as GeneratorType  # generated code tests native results with it
 from typing import TYPE_CHECKING, Any
 
+from cardsmith.engine.catalogue import MAX_STEPS as MAX_STEPS
+from cardsmith.engine.catalogue import create_catalog as create_catalog
 from cardsmith.engine.memo import MEMO_LIMIT as MEMO_LIMIT
 from cardsmith.engine.memo import MISSING as MISSING
 from cardsmith.engine.memo import ByValue as ByValue
@@ -35,9 +37,9 @@ if TYPE_CHECKING:
     from cardsmith.engine.match import Match
 
 F = Fraction
-# the loop guard: steps between two decisions before the rules are taken to loop without end
-# (Match.step raises past it; generated code counts steps in line and compares with it)
-MAX_STEPS = 200_000
+# the loop guard, MAX_STEPS (engine/catalogue.py): steps between two decisions before the
+# rules are taken to loop without end (Match.step raises past it; generated code counts
+# steps in line and compares with it)
 
 
 class Cancelled(Exception):

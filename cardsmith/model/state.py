@@ -90,7 +90,7 @@ class Card:
                  "modifiers", "name", "owner", "position", "statuses", "type", "zone")
 
     def __init__(self, cid: int, name: str, ctype: str, owner: Player | None, base: dict[str, Any],
-                 counters: dict[str, Number], definition: Any) -> None:
+                 counters: dict[str, Number], definition: Any, zone: Zone | None = None) -> None:
         self.id = cid
         self.name = name
         self.type = ctype
@@ -100,7 +100,7 @@ class Card:
         self.counters = counters                # per-card counters (damage, ...)
         self.statuses: set[str] = set()
         self.modifiers: list[Modifier] = []     # temporary changes with durations
-        self.zone: Zone | None = None
+        self.zone = zone  # (given only where the card is placed there at once: engine/catalogue.py)
         self.host: Card | None = None
         self.attached: list[Card] = []
         self.face_down = False
