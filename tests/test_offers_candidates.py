@@ -9,7 +9,9 @@ the player's in play, every ability it has now (card_activations) — and play t
 seeded matches with the plain definition in its place, log for log; and a small game
 whose static grants a keyword with an instant ability while a counter is up (Kingdom
 Combat's Bone Crossbow grants Ranged, but seldom comes out), so both of `activations`'
-ways are taken, each asked both ways.
+ways are taken, each asked both ways. In that game too, `has_keyword` (which reads the
+statics' grants by keyword, from events.py `_grants`' cache checked in line) answers as
+keywords_of's list does, for every card and keyword at every window.
 """
 
 from __future__ import annotations
@@ -24,8 +26,10 @@ from conftest import compiled_rules
 
 from cardsmith.app import decks_for, load
 from cardsmith.engine import offers
+from cardsmith.engine import runtime as rt
 from cardsmith.engine.agents import RandomAgent, ask, make_agent, play_out
 from cardsmith.engine.flow import PlayedMatch
+from cardsmith.engine.functions import fn_has_keyword
 from cardsmith.engine.match import Match
 from cardsmith.model.state import Player
 
@@ -178,3 +182,23 @@ def test_a_granted_keyword_and_instant_abilities_are_listed_both_ways(tmp_path: 
             actions = m.legal_actions()
             m.apply(ask(agents[actions[0].player], m, actions))
     assert seen["granted"] and seen["none granted"]
+
+
+def test_has_keyword_answers_as_keywords_of(tmp_path: Path) -> None:
+    game = compiled_rules(tmp_path / "offers", GRANTING)
+    seen: Counter[bool] = Counter()
+    for seed in range(1, 5):
+        m = PlayedMatch(game, seed=seed, players=2)
+        agents = [RandomAgent(seed * 10), RandomAgent(seed * 10 + 1)]
+        ctx = rt.Ctx(m.players[0], None)
+        for _ in range(100):
+            if m.is_over:
+                break
+            for card in m.all_cards():
+                for keyword in ("Swift", "Slow", "Other"):
+                    answer = fn_has_keyword(m, ctx, card, keyword)
+                    assert answer == any(k == keyword for k, _ in m.keywords_of(card))
+                    seen[answer] += 1
+            actions = m.legal_actions()
+            m.apply(ask(agents[actions[0].player], m, actions))
+    assert seen[True] and seen[False]
