@@ -25,6 +25,8 @@ MAX_DEPTH = 200
 _NOTHING: tuple[Any, ...] = ()  # `yield from` an empty tuple: a step that yields nothing
 
 StaticUse = tuple[Card, ir.Static, tuple[str, ...], rt.Ctx]  # a static in play: source, ability, key, ctx
+# a static granting keywords: its key, the cards it reaches (by id), what it grants
+Grant = tuple[tuple[str, ...], set[int], list[tuple[str, list[Any]]]]
 
 
 # Match.guarded's `request` when the program has not been started yet
@@ -46,7 +48,9 @@ class EventsAndStatics:
     _in_statics: bool
     _statics_cache: list[StaticUse] | None
     _statics_index: tuple[list[Any], dict[str, list[Any]]] | None
-    _grants_cache: tuple[tuple[Any, ...], list[tuple[tuple[str, ...], set[int], list[tuple[str, list[Any]]]]]] | None
+    # (_grants: the state it was worked out for — version, whose turn, turn, round — its
+    # list, and the cards each keyword is granted to)
+    _grants_cache: tuple[int, Player | None, int, int, list[Grant], dict[str, set[int]]] | None
     version: int
     # per event: the zones _react looks in for triggers, and the one card type that hears it
     _event_zones: dict[str, tuple[list[Zone], str | None]]
@@ -89,22 +93,27 @@ class EventsAndStatics:
                 found.extend((name, list(args)) for name, args in granted)
         return found
 
-    def _grants(self) -> list[tuple[tuple[str, ...], set[int], list[tuple[str, list[Any]]]]]:
+    def _grants(self) -> list[Grant]:
         """Each static in play that grants keywords: the cards it reaches now (by id) and
         what it grants. Worked out once per state — version, whose turn, turn and round,
         what a static's `while` and target may read — instead of once per card asked:
-        rules ask `has_keyword` of every unit for every move they weigh."""
-        seen = (self.version, self.current, self.turn_number, self.round_number)
+        rules ask `has_keyword` of every unit for every move they weigh. (The state is
+        compared part by part, not as a tuple made at every call; functions.fn_has_keyword
+        reads the same cache.)"""
         cached = self._grants_cache
-        if cached is not None and cached[0] == seen:
-            return cached[1]
-        grants = []
+        if cached is not None and cached[0] == self.version and cached[1] is self.current \
+                and cached[2] == self.turn_number and cached[3] == self.round_number:
+            return cached[4]
+        grants: list[Grant] = []
+        by_keyword: dict[str, set[int]] = {}
         for source, ability, key, ctx in self._statics():
             if ability.grants:
                 reached = {id(card) for card in self._static_reach(source, ability, key, ctx)}
                 grants.append((key, reached, [(use.name, [self.game._static(a) for a in use.args])
                                               for use in ability.grants]))
-        self._grants_cache = (seen, grants)
+                for use in ability.grants:
+                    by_keyword[use.name] = by_keyword.get(use.name, set()) | reached
+        self._grants_cache = (self.version, self.current, self.turn_number, self.round_number, grants, by_keyword)
         return grants
 
     def effective(self, card: Card, field: str) -> Any:

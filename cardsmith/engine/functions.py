@@ -112,29 +112,45 @@ def fn_card_at(m: Match, ctx: Ctx, zone: Any, cell: Any) -> Card | None:
 
 
 def fn_has_keyword(m: Match, ctx: Ctx, card: Any, keyword: Any) -> bool:
-    """keywords_of's answer read without its list (Kingdom Combat asks ~12 an action): the
-    printed keywords, then what the statics reaching the card grant it, each such static
-    counted for the dead-rule report as keywords_of counts it."""
-    if not isinstance(card, Card):
+    """keywords_of's answer read without its list (Kingdom Combat asks ~16 an action, of
+    cards that almost never have the keyword): the printed keywords, then what the statics
+    reaching the card grant it, each such static counted for the dead-rule report as
+    keywords_of counts it. With no report, the statics' grants are read from the cards
+    each keyword is granted to now (events.py `_grants` keeps them with its list, for the
+    same state), its cache checked here in line: one lookup instead of a call and a walk
+    of every granting static."""
+    if type(card) is not Card and not isinstance(card, Card):
         return False
     tally = m.tally
-    found = False
     definition = card.definition
+    if tally is None:
+        if definition is not None:
+            for k, _ in definition.keywords:
+                if k == keyword:
+                    return True
+        if m._in_statics:
+            return False
+        cached = m._grants_cache
+        if cached is None or cached[0] != m.version or cached[1] is not m.current \
+                or cached[2] != m.turn_number or cached[3] != m.round_number:
+            m._grants()
+            cached = m._grants_cache
+            assert cached is not None
+        granted = cached[5].get(keyword)
+        return granted is not None and id(card) in granted
+    found = False
     if definition is not None:
         for k, _ in definition.keywords:
             if k == keyword:
-                if tally is None:
-                    return True
                 found = True
                 break
     if not m._in_statics:
-        for key, reached, granted in m._grants():
+        for key, reached, granted_now in m._grants():
             if id(card) in reached:
-                if tally is not None:
-                    tally.static(key)
+                tally.static(key)
                 if not found:
-                    found = any(k == keyword for k, _ in granted)
-    if found and tally is not None:
+                    found = any(k == keyword for k, _ in granted_now)
+    if found:
         tally.read(keyword)
     return found
 

@@ -292,7 +292,9 @@ class MoveFinder(Match):
                     out.append(Action(index, who, head, (name, choices)))
                 index += 1
         lists_activate = "activate" in stage.actions
-        for found in offers.activations(self, holder) if self.game.activated_cards else ():
+        # (only instant abilities may be offered now: offers.ability_offered)
+        instant_only = not (is_current and not stack_busy and lists_activate)
+        for found in offers.activations(self, holder, instant_only) if self.game.activated_cards else ():
             if not offers.ability_offered(found.ability, is_current, stack_busy, lists_activate):
                 continue
             combos = self._probe(found.move, holder, found, keep)

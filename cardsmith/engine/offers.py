@@ -68,7 +68,7 @@ class Activation:
         return rt.Ctx(self.card.controller, self.card, self.keyword, self.keyword_args)
 
 
-def activations(m: Match, player: Player) -> Iterator[Activation]:
+def activations(m: Match, player: Player, instant_only: bool = False) -> Iterator[Activation]:
     """Every activated ability of the cards `player` controls that are in play (the zone
     their type enters, or a public zone: where their triggers work too), in zone order.
 
@@ -78,44 +78,73 @@ def activations(m: Match, player: Player) -> Iterator[Activation]:
     game whose statics may grant such a keyword no longer lists every card of every
     discard pile — and its keywords are read only when one of them may have one. (While
     the dead-rule report counts what statics reach, every card is asked as before:
-    asking counts.)"""
+    asking counts.)
+
+    When no static grants such a keyword now, a zone's candidates are picked by a list
+    comprehension over the names that have an ability (`_activatable`), not tested one
+    by one in this generator: Kingdom Combat's statics may grant one, so every card counts
+    as having one (Game.activated_cards), and each window walked both discard piles card
+    by card to find the few that do. `instant_only` (the caller offers only instant
+    abilities now: ability_offered) narrows the names to the cards with an instant one;
+    the caller still asks ability_offered of each ability listed."""
     with_abilities = m.game.activated_cards
     if not with_abilities:
         return
     entered = m.game.entered_zones
     counting = m.tally is not None
-    own, by_keyword = _activatable(m)
+    found = _activatable(m)
+    own, by_keyword = (found.own_instant, found.keyword_instant) if instant_only else (found.own, found.by_keyword)
     granted = _NO_IDS if counting else _granted_ids(m)
+    either = found.either_instant if instant_only else found.either
     for zone in m.zones.values():
         public = zone.visibility == "public"
         if not public and zone.name not in entered:
             continue  # no card is in play there (Match._in_play)
         if not zone.controlled[player]:
             continue
-        for card in list(zone.cards):
-            if card.controller is not player or card.name not in with_abilities:
-                continue
-            # (a card of a public zone is in play there: Match._in_play need not be asked)
-            if counting or card.name in by_keyword or (granted and id(card) in granted):
-                if (public and card.zone is zone) or m._in_play(card, []):
-                    yield from card_activations(m, card)
-            elif card.name in own and ((public and card.zone is zone) or m._in_play(card, [])):
-                yield from card_activations(m, card, keywords=False)
+        if counting or granted:
+            for card in list(zone.cards):
+                if card.controller is not player or card.name not in with_abilities:
+                    continue
+                # (a card of a public zone is in play there: Match._in_play need not be asked)
+                if counting or card.name in by_keyword or (granted and id(card) in granted):
+                    if (public and card.zone is zone) or m._in_play(card, []):
+                        yield from card_activations(m, card)
+                elif card.name in own and ((public and card.zone is zone) or m._in_play(card, [])):
+                    yield from card_activations(m, card, keywords=False)
+            continue
+        for card in [c for c in zone.cards if c.name in either and c.controller is player]:
+            if (public and card.zone is zone) or m._in_play(card, []):
+                yield from card_activations(m, card, keywords=card.name in by_keyword)
 
 
 _NO_IDS: frozenset[int] = frozenset()
 
 
-def _activatable(m: Match) -> tuple[frozenset[str], frozenset[str]]:
-    """The names of the cards with an activated ability of their own, and of those with a
-    printed keyword that has one (kept for the match: the game's cards never change)."""
-    found = m.match_memo.get(_ACTIVATABLE)
-    if found is None:
+class _Activatable:
+    """The names of the cards with an activated ability of their own, of those with a
+    printed keyword that has one, either, and the same for instant abilities only (kept
+    for the match: the game's cards never change)."""
+
+    __slots__ = ("by_keyword", "either", "either_instant", "keyword_instant", "own", "own_instant")
+
+    def __init__(self, m: Match) -> None:
         by_keyword = m.game.keyword_activations
         cards = m.game.cards_by_name.values()
-        found = (frozenset(d.name for d in cards if d.activated),
-                 frozenset(d.name for d in cards if any(by_keyword.get(k) for k, _ in d.keywords)))
-        m.match_memo[_ACTIVATABLE] = found
+        self.own = frozenset(d.name for d in cards if d.activated)
+        self.by_keyword = frozenset(d.name for d in cards if any(by_keyword.get(k) for k, _ in d.keywords))
+        self.either = self.own | self.by_keyword
+        self.own_instant = frozenset(d.name for d in cards if any(a.speed == "instant" for _i, a in d.activated))
+        self.keyword_instant = frozenset(d.name for d in cards if any(
+            a.speed == "instant" for k, _ in d.keywords for _i, a in by_keyword.get(k, ())))
+        self.either_instant = self.own_instant | self.keyword_instant
+
+
+def _activatable(m: Match) -> _Activatable:
+    """The match's _Activatable, made at its first window."""
+    found: _Activatable | None = m.match_memo.get(_ACTIVATABLE)
+    if found is None:
+        found = m.match_memo[_ACTIVATABLE] = _Activatable(m)
     return found
 
 
