@@ -360,13 +360,16 @@ class SeatView:
         fork. So where the system can fork a single-threaded process, the world is this
         process forked, the match in the child resampled in place before `judge` sees it,
         and the child gone with everything it played. While a simultaneous decision is
-        open the world is a replica all the same: a replica picks the others' sealed picks
-        again (maybe another move, or none), where resampling in place could only swap the
-        cards they moved."""
+        open and another seat has already picked in it, the world is a replica all the
+        same: a replica picks the others' sealed picks again (maybe another move, or none),
+        where resampling in place could only swap the cards they moved. Before anyone else
+        has picked there is nothing to pick again, and the fork is the same world (Combat
+        Cards, where every decision is a simultaneous pick: the first seat to pick no longer
+        replays the match's history for each world)."""
         from cardsmith.engine.rollout import WORLD_ERRORS
 
         match, _actions = self._open()
-        if not match.deciding_together and _can_fork():
+        if not (match.deciding_together and _others_picked(match, self.seat)) and _can_fork():
             return _in_child(lambda: _valued(become_world(match, self.seat, random.Random(seed)), self.seat, index,
                                              judge, seed))
         try:
@@ -413,6 +416,19 @@ def _can_fork() -> bool:
     """Forking is safe only where the system has it and this process runs one thread
     (a fork copies only the calling thread: another's held lock would never be let go)."""
     return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def _others_picked(match: PlayedMatch, seat: int) -> bool:
+    """Has another seat already picked in the simultaneous decision still open? (Its
+    moves are the last of the history: those sealed under the open seal.)"""
+    if match.open_seal is None:
+        return False
+    index = len(match.moves) - 1
+    while index >= 0 and match.sealed_moves.get(index) == match.open_seal:
+        if match.moves[index][1] != seat:
+            return True
+        index -= 1
+    return False
 
 
 def _valued(world: PlayedMatch, seat: int, index: int,
