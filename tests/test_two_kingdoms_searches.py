@@ -7,9 +7,9 @@ rules they replaced.
   asks about shares what the others found. It replaced a depth-first search from the
   piece per target (`path_within`), whose answers were kept per target and shared nothing.
 - An attack's striker is looked for only where `may_find_foe` holds (a melee unit looks
-  at its four neighbours) before every enemy is measured against it. It only ever fails
-  where the full test finds no foe, so the moves offered are the same combinations in
-  the same order.
+  at its four neighbours) before every enemy is measured against it, and a rider only
+  while its side has a `free_horse`. Each fails only where the full test finds nothing,
+  so the moves offered are the same combinations in the same order.
 
 The game is compiled twice, as written and with the old rules put back, and seeded
 matches are played by both; at windows along the way the old answers are compared with
@@ -54,6 +54,7 @@ AS_BEFORE = [
     ("  return gets_to(u, tx, ty, allowance(u))\n",
      "  return path_within(u, col(u), row(u), tx, ty, allowance(u))\n"),
     ("where may_attack(it) and may_find_foe(it)\n", "where may_attack(it)\n"),
+    ("where can_ride(it) and free_horse(you)\n", "where can_ride(it)\n"),
 ]
 
 
@@ -94,15 +95,18 @@ def test_same_matches(games: tuple[CompiledGame, CompiledGame], seed: int) -> No
 
 def test_same_answers(games: tuple[CompiledGame, CompiledGame]) -> None:
     """Along a match of the new game, the old rules' answers on the same table: every space
-    a piece can reach, and every striker with a foe passes the first look."""
+    a piece can reach, and every striker with a foe and rider with a horse beside it pass
+    the first look."""
     new, old = games
     can_reach = new.handlers[("function", "can_reach")]
     old_reach = old.handlers[("function", "can_reach")]
     reaches = new.handlers[("function", "reaches")]
     may_find_foe = new.handlers[("function", "may_find_foe")]
+    free_horse = new.handlers[("function", "free_horse")]
+    spaces = new.handlers[("function", "spaces")]
     match = _match(new, 3)
     agents = _agents(3)
-    checked = {"spaces": 0, "strikers": 0}
+    checked = {"spaces": 0, "strikers": 0, "riders": 0}
     for _ in range(40):
         play_out(match, agents, max_actions=60)
         if match.over:
@@ -121,4 +125,10 @@ def test_same_answers(games: tuple[CompiledGame, CompiledGame]) -> None:
             if foes:
                 assert may_find_foe(match, ctx, u), (u, foes)
                 checked["strikers"] += 1
+            steeds = [h for h in units if h.controller is u.controller and h.base["troop"].name == "Horse"
+                      and "mounted" not in h.statuses and "retreating" not in h.statuses
+                      and spaces(match, ctx, u, h) == 1]
+            if steeds:
+                assert free_horse(match, ctx, u.controller), (u, steeds)
+                checked["riders"] += 1
     assert all(checked.values()), checked
