@@ -5,6 +5,7 @@ table is tests/test_agent_strength_slow.py (--runslow) and benchmarks/bench_stre
 
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 from typing import Any
@@ -222,3 +223,28 @@ def test_search_plays_every_option_in_four_worlds_before_it_drops_any(size: int,
     assert min(view.asked) >= min(FIRST_HALVING, worlds // size)
     if worlds > FIRST_HALVING * size and size > 2:  # past round 4 the worse half gets no more worlds
         assert min(view.asked) == FIRST_HALVING and view.asked[-1] > FIRST_HALVING
+
+
+class _ScriptedView:
+    """A stand-in for a seat's view whose option i is worth `worths[i][k]` in its k-th world."""
+
+    def __init__(self, worths: list[list[float]]) -> None:
+        self.size, self.seat, self.worths = len(worths), 0, worths
+        self.asked = [0] * len(worths)
+
+    def world_value(self, seed: int, index: int, judge: Any) -> float:
+        self.asked[index] += 1
+        return self.worths[index][self.asked[index] - 1]
+
+
+def test_search_picks_among_the_options_still_in_the_running() -> None:
+    """Three options, 16 worlds: after round 4 the two that won all four worlds are kept
+    and the third (three of four) dropped; the two kept then lose their next two worlds
+    (4 of 6). The pick is one of those two, not the dropped option whose few early worlds
+    happened to look better (3 of 4)."""
+    from cardsmith.engine.search import SearchAgent
+
+    won, lost = math.inf, -math.inf
+    view = _ScriptedView([[won] * 4 + [lost] * 2, [won] * 4 + [lost] * 2, [won, won, lost, won]])
+    assert SearchAgent(1, iterations=16).choose(view) in (0, 1)  # type: ignore[arg-type]
+    assert view.asked == [6, 6, 4]

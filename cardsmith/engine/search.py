@@ -102,11 +102,14 @@ class SearchAgent(DecisionCounts):
                 continue
             break
         means = [totals[i] / visits[i] if visits[i] else -1.0 for i in range(size)]
-        best = max(means)
+        # the pick is among the options still in the running: a dropped option's mean rests
+        # on its few early worlds, and the survivors' fall back toward their worth as their
+        # samples grow, so a lucky early mean would otherwise win over better-known ones
+        best = max(means[i] for i in candidates)
         self.counted(size, best >= 0 and any(m != best for m in means))
         if best < 0:
             return self.rng.randrange(size)
-        return self.rng.choice([i for i, m in enumerate(means) if m == best])
+        return self.rng.choice([i for i in candidates if means[i] == best])
 
     @staticmethod
     def _late(start: float, done: int, deadline: float) -> bool:
