@@ -196,15 +196,10 @@ def _query_by_zone(m: Match, ctx: Ctx, type_name: str | None, adjectives: list[s
         if friendly is not None:
             if passes and group is not None:
                 # every candidate is the query owner's: any card of theirs answers for all
-                own = cards[0]
-                if own.controller is not you:
-                    for own in cards:  # (the first of theirs)
-                        if own.controller is you:
-                            break
-                try:
-                    if not group(own):
-                        continue
-                except Exception:
+                answer = group_mine(group, cards, you)
+                if answer is False:
+                    continue
+                if answer is None:
                     passes = None
             if mine != len(cards):
                 cards = [c for c in cards if c.type == type_name and c.controller is you]
@@ -276,7 +271,7 @@ def zone_passes(known: dict[Zone, bool], zone: Zone, test: Callable[[Any], Any])
 
 def group_mine(test: Callable[[Any], Any], cards: list[Card], you: Player | None) -> bool | None:
     """A `friendly` planned query's zone-and-controller test, asked of the zone's first card
-    of yours (the answer for every candidate); None when it raises, as _query_by_zone."""
+    of yours (the answer for every candidate); None when it raises. _query_by_zone asks it too."""
     own = cards[0]
     if own.controller is not you:
         for own in cards:  # (the first of theirs)
